@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "prefetchd",
+    products: [
+        .executable(name: "prefetchd", targets: ["prefetchd"]),
+        .library(name: "PrefetchKit", targets: ["PrefetchKit"]),
+    ],
+    targets: [
+        // C libraries from Debian's packages.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // The only hand-written C: typed curl_easy_setopt wrappers and setjmp-guarded png/jpeg calls.
+        .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG"]),
+        .target(
+            name: "PrefetchKit",
+            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CShims"]
+        ),
+        .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
+        .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

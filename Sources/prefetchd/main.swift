@@ -1,0 +1,2 @@
+import PrefetchKit
+print("prefetchd \(PrefetchVersion.string)")
