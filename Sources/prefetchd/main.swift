@@ -1,2 +1,5 @@
-import PrefetchKit
-print("prefetchd \(PrefetchVersion.string)")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(Tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,18 @@
+/// A subcommand: what `--help` says about it, the options it takes, and what it does.
+struct CommandSpec: Sendable {
+    let name: String
+    /// The usage line after `prefetchd `, e.g. `check JOB.yaml [JOB.yaml ...]`.
+    let synopsis: String
+    /// One line for the command list.
+    let summary: String
+    /// A paragraph for the command's own help.
+    let details: String
+    let options: [OptionSpec]
+    let examples: [String]
+    let execute: @Sendable (ParsedArguments) throws -> ExitStatus
+
+    /// The option specs including the implicit `--help`.
+    var allOptions: [OptionSpec] {
+        options + [.flag("help", "Show this help and exit.")]
+    }
+}
