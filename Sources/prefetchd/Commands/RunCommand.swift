@@ -17,7 +17,7 @@ enum RunCommand {
             SharedOptions.dryRun,
             .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
             .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards."),
-            .value("progress", "WHEN", "Progress display: auto (a live line on a terminal, log lines otherwise), always or never.",
+            .value("progress", "WHEN", "Progress: auto (a live line on a terminal, a log line every 5 s otherwise), always (the live line even off a terminal) or never.",
                    choices: ["auto", "always", "never"]),
             .flag("quiet", "Print only errors and the final summary."),
             .flag("verbose", "Log every URL as it finishes."),

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The run report of DESIGN.md, written by `--report FILE.json`.
+public struct RunReport: Sendable, Equatable, Codable {
+    public var job: String
+    /// ISO-8601, UTC.
+    public var started: String
+    public var durationSeconds: Double
+    public var totals: RunTotals
+    public var failures: [RunFailure]
+    /// How the run ended: `completed`, `interrupted` or `terminated`.
+    public var outcome: String
+
+    public init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
+                failures: [RunFailure], outcome: String) {
+        self.job = job
+        self.started = Self.iso8601(started)
+        self.durationSeconds = durationSeconds
+        self.totals = totals
+        self.failures = failures
+        self.outcome = outcome
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case job, started, totals, failures, outcome
+        case durationSeconds = "duration_s"
+    }
+
+    /// Pretty, key-sorted JSON with a final newline.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct ShardTests {
+    @Test(arguments: ["1/1", "2/4", "4/4"])
+    func parsesValidShards(text: String) throws {
+        let shard = try #require(Shard(text))
+        #expect("\(shard.index)/\(shard.count)" == text)
+    }
+
+    @Test(arguments: ["0/4", "5/4", "1/0", "a/b", "1/", "/2", "1/2/3", "-1/2", ""])
+    func rejectsInvalidShards(text: String) {
+        #expect(Shard(text) == nil)
+    }
+
+    @Test func everyKeyFallsInExactlyOneShard() throws {
+        let shards = try (1...3).map { try #require(Shard("\($0)/3")) }
+        var perShard = [0, 0, 0]
+        for n in 0..<3000 {
+            let key = "https://cdn.example.com/t/\(n).jpg"
+            let owners = shards.indices.filter { shards[$0].contains(key: key) }
+            #expect(owners.count == 1)
+            perShard[owners[0]] += 1
+        }
+        // A fair hash puts roughly a third in each; a broken one puts everything in one.
+        #expect(perShard.allSatisfy { $0 > 800 && $0 < 1200 }, "\(perShard)")
+    }
+}
+
+@Suite struct RunReportTests {
+    @Test func reportHasTheFieldsOfTheContract() throws {
+        var totals = RunTotals()
+        totals.requested = 5
+        totals.unique = 4
+        totals.fetched = 2
+        totals.failed = 1
+        totals.bytes = 1234
+        let failure = RunFailure(url: "http://h/x.jpg", set: "hero", reason: "http_404", httpStatus: 404,
+                                 attempts: 1, message: "HTTP 404")
+        let report = RunReport(job: "catalog", started: Date(timeIntervalSince1970: 1_800_000_000),
+                               durationSeconds: 1.5, totals: totals, failures: [failure], outcome: "completed")
+        let object = try #require(try JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
+        #expect(object["job"] as? String == "catalog")
+        #expect(object["started"] as? String == "2027-01-15T08:00:00Z")
+        #expect(object["duration_s"] as? Double == 1.5)
+        let totalsObject = try #require(object["totals"] as? [String: Any])
+        for key in ["requested", "unique", "fetched", "cached", "revalidated", "failed", "skipped", "bytes"] {
+            #expect(totalsObject[key] != nil, "totals lacks \(key)")
+        }
+        #expect(totalsObject["bytes"] as? Int == 1234)
+        let failures = try #require(object["failures"] as? [[String: Any]])
+        #expect(failures.first?["http_status"] as? Int == 404)
+        #expect(failures.first?["reason"] as? String == "http_404")
+    }
+}
+
+@Suite struct ProgressLineTests {
+    @Test func lineShowsDoneTotalFailedBytesAndEta() {
+        let line = ProgressDisplay.line(.init(done: 50, total: 200, failed: 3, bytes: 2 * 1024 * 1024), elapsed: 10)
+        #expect(line.hasPrefix("[#####---------------] 50/200 25%"))
+        #expect(line.contains("failed 3"))
+        #expect(line.contains("2.0 MiB"))
+        #expect(line.hasSuffix("ETA 0:30"))
+    }
+
+    @Test func styleFollowsTheSettingAndTheTerminal() {
+        #expect(ProgressDisplay.style(for: "auto", quiet: false, isTerminal: true) == .live)
+        #expect(ProgressDisplay.style(for: "auto", quiet: false, isTerminal: false) == .log(interval: 5))
+        #expect(ProgressDisplay.style(for: "always", quiet: false, isTerminal: false) == .live)
+        #expect(ProgressDisplay.style(for: "never", quiet: false, isTerminal: true) == .off)
+        #expect(ProgressDisplay.style(for: "auto", quiet: true, isTerminal: true) == .off)
+    }
+
+    @Test func byteAndClockFormats() {
+        #expect(ByteFormat.human(512) == "512 B")
+        #expect(ByteFormat.human(1536) == "1.5 KiB")
+        #expect(ByteFormat.clock(3723) == "1:02:03")
+        #expect(ByteFormat.clock(65) == "1:05")
+    }
+}
+
+@Suite struct RunEventTests {
+    @Test func eventIsOneJSONLineWithSnakeCaseKeys() throws {
+        let event = RunEvent(.finished, url: "http://h/a.png", set: "thumbs", status: 200, bytes: 99,
+                             elapsedMs: 12.345, time: Date(timeIntervalSince1970: 1.5))
+        let line = event.jsonLine()
+        #expect(line.hasSuffix("}\n"))
+        #expect(line.filter { $0 == "\n" }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "finished")
+        #expect(object["elapsed_ms"] as? Double == 12.3)
+        #expect(object["url"] as? String == "http://h/a.png")
+        #expect(object["time"] as? Double == 1.5)
+    }
+}
