@@ -67,6 +67,23 @@ static void pf_png_limit_pixels(pf_png_job *job, uint64_t max_pixels, uint32_t w
     }
 }
 
+/* libpng 1.6 only notices an index above the palette when it is larger than the entry count,
+   so an index equal to it slips through: check every decoded row of a palette image here. */
+static void pf_png_check_palette_row(pf_png_job *job, png_const_bytep row, uint32_t width, int depth, int entries) {
+    if (entries >= (1 << depth)) {
+        return;
+    }
+    for (uint32_t x = 0; x < width; x++) {
+        size_t bit = (size_t)x * (size_t)depth;
+        int index = (row[bit / 8] >> (8 - depth - (int)(bit % 8))) & ((1 << depth) - 1);
+        if (index >= entries) {
+            char text[96];
+            snprintf(text, sizeof text, "palette index %d is beyond the %d PLTE entries", index, entries);
+            pf_png_fail(job, PF_PNG_CORRUPT, text);
+        }
+    }
+}
+
 /* The setjmp-guarded decode. job->png is created; the source is set up by the caller's hook. */
 static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_t *width, uint32_t *height) {
     if (setjmp(job->jump)) {
@@ -97,13 +114,24 @@ static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_
 
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, job->info);
-    job->row = malloc(png_get_rowbytes(png, job->info));
+    /* Zeroed: with interlacing, a pass leaves the pixels of later passes as they were. */
+    job->row = calloc(1, png_get_rowbytes(png, job->info));
     if (job->row == NULL) {
         pf_png_fail(job, PF_PNG_FAILED, "out of memory for one PNG row");
     }
+    png_colorp palette = NULL;
+    int entries = 0;
+    int is_palette = png_get_color_type(png, job->info) == PNG_COLOR_TYPE_PALETTE;
+    if (is_palette) {
+        png_get_PLTE(png, job->info, &palette, &entries);
+    }
+    int depth = png_get_bit_depth(png, job->info);
     for (int pass = 0; pass < passes; pass++) {
         for (png_uint_32 y = 0; y < *height; y++) {
             png_read_row(png, job->row, NULL);
+            if (is_palette) {
+                pf_png_check_palette_row(job, job->row, *width, depth, entries);
+            }
         }
     }
     /* Reads the chunks after the image data through IEND, checking their CRCs and palette indexes. */
