@@ -55,10 +55,8 @@ static void pf_png_read_memory(png_structp png, png_bytep out, size_t length) {
     job->offset += length;
 }
 
+/* libpng itself refuses a zero width or height in IHDR (a warning, then "Invalid IHDR data"). */
 static void pf_png_limit_pixels(pf_png_job *job, uint64_t max_pixels, uint32_t width, uint32_t height) {
-    if (width == 0 || height == 0) {
-        pf_png_fail(job, PF_PNG_ZERO_PIXELS, "image has 0 pixels");
-    }
     if (max_pixels > 0 && (uint64_t)width * (uint64_t)height > max_pixels) {
         char text[160];
         snprintf(text, sizeof text, "IHDR declares %ux%u pixels, over the limit of %llu",

@@ -14,7 +14,6 @@ typedef enum {
     PF_PNG_CORRUPT,
     PF_PNG_TRUNCATED,
     PF_PNG_TOO_MANY_PIXELS,
-    PF_PNG_ZERO_PIXELS,
     PF_PNG_UNREADABLE,
     PF_PNG_FAILED,
 } pf_png_status;

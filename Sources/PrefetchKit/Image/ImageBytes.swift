@@ -69,5 +69,3 @@ final class FileImageBytes: ImageBytes {
         return buffer
     }
 }
-
-@available(*, unavailable) extension FileImageBytes: Sendable {}

@@ -30,7 +30,6 @@ enum ImageDecoder {
         case PF_PNG_OK: return ImageInfo(format: .png, width: w, height: h)
         case PF_PNG_TRUNCATED: throw .truncated(.png, detail: detail)
         case PF_PNG_TOO_MANY_PIXELS: throw .tooManyPixels(.png, width: w, height: h, limit: maxPixels)
-        case PF_PNG_ZERO_PIXELS: throw .zeroPixels(.png, width: w, height: h)
         case PF_PNG_UNREADABLE: throw .unreadable(path: input.path, detail: detail)
         case PF_PNG_FAILED: throw .decoderFailed(.png, detail: detail)
         default: throw .corrupt(.png, detail: detail)
