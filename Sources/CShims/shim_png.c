@@ -65,8 +65,8 @@ static void pf_png_limit_pixels(pf_png_job *job, uint64_t max_pixels, uint32_t w
     }
 }
 
-/* libpng 1.6 only notices an index above the palette when it is larger than the entry count,
-   so an index equal to it slips through: check every decoded row of a palette image here. */
+/* libpng 1.6.39 lets pixels whose palette index has no PLTE entry through without a word (the
+   corpus badpal files decode cleanly), so every decoded row of a palette image is checked here. */
 static void pf_png_check_palette_row(pf_png_job *job, png_const_bytep row, uint32_t width, int depth, int entries) {
     if (entries >= (1 << depth)) {
         return;
@@ -132,7 +132,7 @@ static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_
             }
         }
     }
-    /* Reads the chunks after the image data through IEND, checking their CRCs and palette indexes. */
+    /* Reads the chunks after the image data through IEND, checking their CRCs. */
     png_read_end(png, job->info);
     return PF_PNG_OK;
 }
