@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Random access to a body, so header checks read a few bytes of a cached file without loading it.
+protocol ImageBytes {
+    /// Length of the whole body.
+    var count: Int64 { get }
+    /// Up to `length` bytes starting at `offset`; fewer only at the end of the body.
+    func read(at offset: Int64, length: Int) throws(ImageError) -> [UInt8]
+}
+
+/// A body held in memory.
+struct MemoryImageBytes: ImageBytes {
+    let bytes: [UInt8]
+
+    var count: Int64 { Int64(bytes.count) }
+
+    func read(at offset: Int64, length: Int) -> [UInt8] {
+        guard offset < count else { return [] }
+        let start = Int(offset)
+        return Array(bytes[start..<min(bytes.count, start + length)])
+    }
+}
+
+/// A body in a file, read with pread; owns the descriptor and closes it in deinit.
+final class FileImageBytes: ImageBytes {
+    let path: String
+    let count: Int64
+    private let descriptor: Int32
+
+    init(path: String) throws(ImageError) {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadable(path: path, detail: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let detail = String(cString: strerror(errno))
+            close(descriptor)
+            throw .unreadable(path: path, detail: detail)
+        }
+        self.descriptor = descriptor
+        self.count = Int64(status.st_size)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func read(at offset: Int64, length: Int) throws(ImageError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let got = buffer.withUnsafeMutableBytes { raw in
+                pread(descriptor, raw.baseAddress! + filled, length - filled, off_t(offset) + off_t(filled))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, detail: String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        buffer.removeLast(length - filled)
+        return buffer
+    }
+}

@@ -1,0 +1,77 @@
+internal import CShims
+
+/// Full decodes through the setjmp-guarded C shims: libpng for PNG, libjpeg-turbo for JPEG.
+/// Both read the file themselves (the downloader's main path) or a buffer, into one reused row.
+enum ImageDecoder {
+    /// Where the bytes are.
+    enum Input {
+        case file(String)
+        case memory([UInt8])
+    }
+
+    private static let messageSize = 256
+
+    static func png(_ input: Input, maxPixels: Int) throws(ImageError) -> ImageInfo {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: messageSize)
+        let limit = UInt64(max(0, maxPixels))
+        let status = switch input {
+        case .file(let path):
+            pf_png_check_file(path, limit, &width, &height, &message, messageSize)
+        case .memory(let bytes):
+            bytes.withUnsafeBufferPointer { buffer in
+                pf_png_check_memory(buffer.baseAddress, buffer.count, limit, &width, &height, &message, messageSize)
+            }
+        }
+        let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (w, h) = (Int(width), Int(height))
+        switch status {
+        case PF_PNG_OK: return ImageInfo(format: .png, width: w, height: h)
+        case PF_PNG_TRUNCATED: throw .truncated(.png, detail: detail)
+        case PF_PNG_TOO_MANY_PIXELS: throw .tooManyPixels(.png, width: w, height: h, limit: maxPixels)
+        case PF_PNG_UNREADABLE: throw .unreadable(path: input.path, detail: detail)
+        case PF_PNG_FAILED: throw .decoderFailed(.png, detail: detail)
+        default: throw .corrupt(.png, detail: detail)
+        }
+    }
+
+    static func jpeg(_ input: Input, maxPixels: Int, maxScans: Int) throws(ImageError) -> ImageInfo {
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        var message = [CChar](repeating: 0, count: messageSize)
+        let limit = UInt64(max(0, maxPixels))
+        let scans = Int32(clamping: max(0, maxScans))
+        let status = switch input {
+        case .file(let path):
+            pf_jpeg_check_file(path, limit, scans, &width, &height, &message, messageSize)
+        case .memory(let bytes):
+            bytes.withUnsafeBufferPointer { buffer in
+                pf_jpeg_check_memory(buffer.baseAddress, buffer.count, limit, scans, &width, &height, &message, messageSize)
+            }
+        }
+        let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let (w, h) = (Int(width), Int(height))
+        switch status {
+        case PF_JPEG_OK: return ImageInfo(format: .jpeg, width: w, height: h)
+        case PF_JPEG_TRUNCATED: throw .truncated(.jpeg, detail: detail)
+        case PF_JPEG_TOO_MANY_PIXELS: throw .tooManyPixels(.jpeg, width: w, height: h, limit: maxPixels)
+        case PF_JPEG_ZERO_PIXELS: throw .zeroPixels(.jpeg, width: w, height: h)
+        case PF_JPEG_TOO_MANY_SCANS: throw .tooManyScans(limit: maxScans)
+        case PF_JPEG_UNSUPPORTED: throw .unsupported(kind: "JPEG", detail: detail)
+        case PF_JPEG_UNREADABLE: throw .unreadable(path: input.path, detail: detail)
+        case PF_JPEG_FAILED: throw .decoderFailed(.jpeg, detail: detail)
+        default: throw .corrupt(.jpeg, detail: detail)
+        }
+    }
+}
+
+extension ImageDecoder.Input {
+    /// The file's path, or a stand-in for a buffer in messages.
+    var path: String {
+        switch self {
+        case .file(let path): path
+        case .memory: "<memory>"
+        }
+    }
+}

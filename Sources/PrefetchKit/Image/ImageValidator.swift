@@ -1,0 +1,89 @@
+/// Checks a downloaded body at one of the `validate:` levels before it is stored.
+///
+/// - `none`: nothing is read; the result is `nil`.
+/// - `sniff`: the body must not be empty or over `maxBytes`, and its magic bytes must name a
+///   format in `formats`. Dimensions are not read and are reported as 0x0.
+/// - `header`: sniff, then the dimensions from the header; zero width or height is `zero_pixels`,
+///   more than `maxPixels` is `too_many_pixels`.
+/// - `decode`: header, then a full strict decode of PNG (libpng) and JPEG (libjpeg-turbo). GIF and
+///   WebP have no decoder here: for them `decode` checks exactly what `header` checks.
+///
+/// A recognised format that `formats` leaves out is refused as `format_not_allowed`, apart from
+/// `unsupported`, which means prefetchd cannot handle the format at all.
+public struct ImageValidator: Sendable {
+    /// Pillow's decompression-bomb threshold.
+    public static let defaultMaxPixels = 89_478_485
+    /// As libjpeg-turbo's `-maxscans` advice for untrusted progressive JPEGs.
+    public static let defaultMaxScans = 100
+
+    public var level: ValidationLevel
+    public var formats: Set<ImageFormat>
+    /// 0 means no pixel limit.
+    public var maxPixels: Int
+    /// 0 means no byte limit.
+    public var maxBytes: Int64
+    /// 0 means no limit on JPEG scans.
+    public var maxScans: Int
+
+    public init(
+        level: ValidationLevel = .decode,
+        formats: Set<ImageFormat> = Set(ImageFormat.allCases),
+        maxPixels: Int = ImageValidator.defaultMaxPixels,
+        maxBytes: Int64 = 0,
+        maxScans: Int = ImageValidator.defaultMaxScans
+    ) {
+        self.level = level
+        self.formats = formats
+        self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
+        self.maxScans = maxScans
+    }
+
+    /// Validates a stored file without loading it whole; the decoders read it themselves.
+    public func validate(fileAt path: String) throws(ImageError) -> ImageInfo? {
+        guard level != .none else { return nil }
+        let info = try checkHeader(of: FileImageBytes(path: path))
+        return try decode(info, .file(path))
+    }
+
+    /// Validates a body held in memory.
+    public func validate(data: [UInt8]) throws(ImageError) -> ImageInfo? {
+        guard level != .none else { return nil }
+        let info = try checkHeader(of: MemoryImageBytes(bytes: data))
+        return try decode(info, .memory(data))
+    }
+
+    /// Size, magic bytes and (from `header` up) the header's dimensions and limits.
+    private func checkHeader(of bytes: some ImageBytes) throws(ImageError) -> ImageInfo {
+        guard bytes.count > 0 else { throw .empty }
+        guard maxBytes <= 0 || bytes.count <= maxBytes else {
+            throw .tooLarge(bytes: bytes.count, limit: maxBytes)
+        }
+        let format: ImageFormat
+        switch ImageSniffer.sniff(try bytes.read(at: 0, length: ImageSniffer.prefixLength)) {
+        case .image(let sniffed): format = sniffed
+        case .unsupported(let kind): throw .unsupported(kind: kind, detail: nil)
+        case .notImage: throw .notImage
+        }
+        guard formats.contains(format) else { throw .formatNotAllowed(format) }
+        guard level != .sniff else { return ImageInfo(format: format, width: 0, height: 0) }
+
+        let info = try ImageHeader.read(format, from: bytes)
+        guard info.width > 0, info.height > 0 else {
+            throw .zeroPixels(format, width: info.width, height: info.height)
+        }
+        guard maxPixels <= 0 || info.pixels <= maxPixels else {
+            throw .tooManyPixels(format, width: info.width, height: info.height, limit: maxPixels)
+        }
+        return info
+    }
+
+    private func decode(_ info: ImageInfo, _ input: ImageDecoder.Input) throws(ImageError) -> ImageInfo {
+        guard level == .decode else { return info }
+        switch info.format {
+        case .png: return try ImageDecoder.png(input, maxPixels: maxPixels)
+        case .jpeg: return try ImageDecoder.jpeg(input, maxPixels: maxPixels, maxScans: maxScans)
+        case .gif, .webp: return info
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// One row of a shared corpus MANIFEST.tsv.
+struct CorpusEntry: CustomStringConvertible, Sendable {
+    let corpus: String
+    let file: String
+    /// valid | corrupt | truncated | bomb | unsupported: the spec verdict.
+    let expected: String
+    /// The reference probe's dimensions for files it decoded ("OK:WxH"), if any.
+    let probedSize: (width: Int, height: Int)?
+
+    var path: String { CorpusEntry.root + "/" + corpus + "/" + file }
+    var description: String { corpus + "/" + file }
+
+    /// shared/corpus sits beside the repository: Tests/PrefetchKitTests/Image/<this file> -> repo -> ..
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/corpus").path
+
+    static let all: [CorpusEntry] = {
+        let corpora = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return corpora.sorted().flatMap { corpus -> [CorpusEntry] in
+            guard let text = try? String(contentsOfFile: root + "/" + corpus + "/MANIFEST.tsv", encoding: .utf8) else {
+                return []
+            }
+            return text.split(separator: "\n").dropFirst().map { line in
+                let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                return CorpusEntry(corpus: corpus, file: columns[0], expected: columns[1],
+                                   probedSize: columns.count > 6 ? okSize(columns[6]) : nil)
+            }
+        }
+    }()
+
+    /// "libpng-1.6.39 OK:32x32" -> (32, 32); warnings and errors give nil.
+    private static func okSize(_ probe: String) -> (width: Int, height: Int)? {
+        guard let range = probe.range(of: " OK:") else { return nil }
+        let numbers = probe[range.upperBound...].prefix { $0.isNumber || $0 == "x" }.split(separator: "x")
+        guard numbers.count == 2, let width = Int(numbers[0]), let height = Int(numbers[1]) else { return nil }
+        return (width, height)
+    }
+}
+
+@Suite struct ImageCorpusTests {
+    /// Files whose verdict cannot be the manifest's, each with the reason.
+    static let exceptions: [String: (reason: String, why: String)] = [
+        "libjpeg-turbo-testimages/test.scan": ("not_image", "a text file: no image signature, so not_image rather than unsupported"),
+        "libjpeg-turbo-testimages/test1.icc": ("not_image", "an ICC profile: no image signature, so not_image rather than unsupported"),
+        "libjpeg-turbo-testimages/test3.icc": ("not_image", "an ICC profile: no image signature, so not_image rather than unsupported"),
+    ]
+
+    /// What each spec verdict may be rejected as.
+    static let acceptedReasons: [String: Set<String>] = [
+        // A damaged signature no longer names a format, so it is not_image; a zero dimension is zero_pixels.
+        "corrupt": ["corrupt", "truncated", "zero_pixels", "not_image"],
+        "truncated": ["truncated", "corrupt"],
+        "bomb": ["too_many_pixels", "corrupt"],
+        "unsupported": ["unsupported"],
+    ]
+
+    @Test func corpusIsPresent() throws {
+        #expect(CorpusEntry.all.count >= 240, "expected the four shared corpora under \(CorpusEntry.root)")
+        let verdicts = Set(CorpusEntry.all.map(\.expected))
+        #expect(verdicts.isSubset(of: ["valid", "corrupt", "truncated", "bomb", "unsupported"]))
+    }
+
+    @Test(arguments: CorpusEntry.all)
+    func decodeMatchesManifest(_ entry: CorpusEntry) throws {
+        let validator = ImageValidator(level: .decode)
+        let outcome = Result { () throws(ImageError) in try validator.validate(fileAt: entry.path) }
+        switch (outcome, Self.exceptions[entry.description]) {
+        case (.success, let exception?):
+            Issue.record("\(entry) was accepted; expected \(exception.reason) because it is \(exception.why)")
+        case (.failure(let error), let exception?):
+            #expect(error.reason == exception.reason, "\(entry): \(error)")
+        case (.success(let info), nil):
+            #expect(entry.expected == "valid", "\(entry) (\(entry.expected)) was accepted")
+            let info = try #require(info)
+            if let size = entry.probedSize {
+                #expect(info.width == size.width && info.height == size.height, "\(entry): \(info)")
+            }
+        case (.failure(let error), nil):
+            #expect(entry.expected != "valid", "\(entry) (valid) was rejected: \(error)")
+            if let reasons = Self.acceptedReasons[entry.expected] {
+                #expect(reasons.contains(error.reason), "\(entry) (\(entry.expected)) rejected as \(error.reason): \(error)")
+            }
+        }
+    }
+}

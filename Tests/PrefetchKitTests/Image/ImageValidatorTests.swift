@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// Rejections of one validator, read from a file and from memory: both must agree.
+private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> (file: ImageError?, memory: ImageError?) {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(bytes, named: "body")
+    var fileError: ImageError?
+    var memoryError: ImageError?
+    do { _ = try validator.validate(fileAt: path) } catch { fileError = error }
+    do { _ = try validator.validate(data: bytes) } catch { memoryError = error }
+    return (fileError, memoryError)
+}
+
+/// Both paths accept and agree on what they found.
+private func accepted(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> ImageInfo? {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(bytes, named: "body")
+    let fromFile = try validator.validate(fileAt: path)
+    let fromMemory = try validator.validate(data: bytes)
+    #expect(fromFile == fromMemory)
+    return fromFile
+}
+
+/// The stable reason both paths give.
+private func reasons(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> [String?] {
+    let (file, memory) = try rejection(validator, bytes)
+    return [file?.reason, memory?.reason]
+}
+
+@Suite struct ImageValidatorTests {
+    let decode = ImageValidator(level: .decode)
+
+    @Test func acceptsOwnPNGJPEGAndGIF() throws {
+        #expect(try accepted(decode, ImageFixtures.png(width: 19, height: 7)) == ImageInfo(format: .png, width: 19, height: 7))
+        #expect(try accepted(decode, ImageFixtures.baselineJPEG) == ImageInfo(format: .jpeg, width: 48, height: 32))
+        #expect(try accepted(decode, ImageFixtures.progressiveJPEG) == ImageInfo(format: .jpeg, width: 48, height: 32))
+        #expect(try accepted(decode, ImageFixtures.gif(width: 3, height: 2)) == ImageInfo(format: .gif, width: 3, height: 2))
+    }
+
+    @Test func readsEachWebPHeaderKind() throws {
+        #expect(try accepted(decode, ImageFixtures.webpVP8(width: 300, height: 200)) == ImageInfo(format: .webp, width: 300, height: 200))
+        #expect(try accepted(decode, ImageFixtures.webpVP8L(width: 16_384, height: 1)) == ImageInfo(format: .webp, width: 16_384, height: 1))
+        #expect(try accepted(decode, ImageFixtures.webpVP8X(width: 20_000, height: 3)) == ImageInfo(format: .webp, width: 20_000, height: 3))
+    }
+
+    @Test func truncatedJPEGIsTruncatedNotGrey() throws {
+        let cut = Array(ImageFixtures.baselineJPEG.prefix(ImageFixtures.baselineJPEG.count * 2 / 3))
+        let (file, memory) = try rejection(decode, cut)
+        #expect(file == .truncated(.jpeg, detail: "Premature end of JPEG file"))
+        #expect(memory == file)
+        // The header is intact, so the cheaper levels let it through.
+        #expect(try accepted(ImageValidator(level: .header), cut) == ImageInfo(format: .jpeg, width: 48, height: 32))
+    }
+
+    @Test func truncatedPNGIsTruncated() throws {
+        let whole = ImageFixtures.png(width: 40, height: 40)
+        let cut = Array(whole.prefix(whole.count / 2))
+        #expect(try reasons(decode, cut) == ["truncated", "truncated"])
+        #expect(try accepted(ImageValidator(level: .header), cut) == ImageInfo(format: .png, width: 40, height: 40))
+    }
+
+    @Test func damagedJPEGScanIsCorrupt() throws {
+        var damaged = ImageFixtures.baselineJPEG
+        let scanStart = try #require(damaged.indices.first { damaged[$0] == 0xFF && damaged[$0 + 1] == 0xDA })
+        for index in (scanStart + 20)..<(scanStart + 60) {
+            damaged[index] = 0xFF  // with no stuffed zero, each is read as a marker prefix
+        }
+        #expect(try reasons(decode, damaged) == ["corrupt", "corrupt"])
+    }
+
+    @Test func damagedPNGDataCRCIsCorrupt() throws {
+        var damaged = ImageFixtures.png(width: 8, height: 8)
+        damaged[damaged.count - 13] ^= 0x01  // last byte of the IDAT CRC
+        let (file, _) = try rejection(decode, damaged)
+        #expect(file == .corrupt(.png, detail: "IDAT: CRC error"))
+    }
+
+    @Test func pixelBombIsRejectedFromTheHeader() throws {
+        // 10^10 pixels and one byte of image data: decoding would run out of data, so too_many_pixels
+        // shows the limit was applied from IHDR, before any row was allocated or read.
+        let bomb = ImageFixtures.png(width: 100_000, height: 100_000, pixels: false)
+        #expect(try reasons(decode, bomb) == ["too_many_pixels", "too_many_pixels"])
+        #expect(throws: ImageError.tooManyPixels(.png, width: 100_000, height: 100_000, limit: 89_478_485)) {
+            try ImageDecoder.png(.memory(bomb), maxPixels: ImageValidator.defaultMaxPixels)
+        }
+        #expect(try reasons(ImageValidator(level: .header), bomb) == ["too_many_pixels", "too_many_pixels"])
+    }
+
+    @Test func jpegPixelLimitIsCheckedBeforeDecoding() throws {
+        let small = ImageValidator(level: .decode, maxPixels: 48 * 32 - 1)
+        #expect(try reasons(small, ImageFixtures.baselineJPEG) == ["too_many_pixels", "too_many_pixels"])
+        #expect(throws: ImageError.tooManyPixels(.jpeg, width: 48, height: 32, limit: 1_000)) {
+            try ImageDecoder.jpeg(.memory(ImageFixtures.baselineJPEG), maxPixels: 1_000, maxScans: 100)
+        }
+    }
+
+    @Test func progressiveScanLimit() throws {
+        let strict = ImageValidator(level: .decode, maxScans: 5)
+        let (file, memory) = try rejection(strict, ImageFixtures.progressiveJPEG)
+        #expect(file == .tooManyScans(limit: 5))
+        #expect(memory == file)
+        #expect(try accepted(ImageValidator(level: .decode, maxScans: 10), ImageFixtures.progressiveJPEG) != nil)
+    }
+
+    @Test func zeroPixelsAreRejected() throws {
+        let zeroPNG = ImageFixtures.png(width: 0, height: 5, pixels: false)
+        let (file, _) = try rejection(decode, zeroPNG)
+        #expect(file == .zeroPixels(.png, width: 0, height: 5))
+        #expect(file?.description.hasPrefix("image has 0 pixels") == true)
+        #expect(try reasons(decode, ImageFixtures.gif(width: 0, height: 4)) == ["zero_pixels", "zero_pixels"])
+        #expect(try reasons(decode, ImageFixtures.webpVP8(width: 10, height: 0)) == ["zero_pixels", "zero_pixels"])
+    }
+
+    @Test func emptyHTMLAndOversizedBodies() throws {
+        let (file, memory) = try rejection(decode, [])
+        #expect(file == .empty && memory == .empty)
+        #expect(ImageError.empty.description.hasPrefix("image data is nil"))
+        #expect(try reasons(decode, ImageFixtures.html) == ["not_image", "not_image"])
+        let capped = ImageValidator(level: .sniff, maxBytes: 100)
+        let (tooLarge, _) = try rejection(capped, ImageFixtures.baselineJPEG)
+        #expect(tooLarge == .tooLarge(bytes: Int64(ImageFixtures.baselineJPEG.count), limit: 100))
+    }
+
+    @Test func formatsListLimitsWhatIsAccepted() throws {
+        let pngOnly = ImageValidator(level: .decode, formats: [.png])
+        #expect(try reasons(pngOnly, ImageFixtures.baselineJPEG) == ["format_not_allowed", "format_not_allowed"])
+        #expect(try accepted(pngOnly, ImageFixtures.png(width: 2, height: 2)) != nil)
+    }
+
+    @Test func levelsCheckProgressivelyMore() throws {
+        let truncatedPNG = Array(ImageFixtures.png(width: 40, height: 40).prefix(60))
+        #expect(try accepted(ImageValidator(level: .none), ImageFixtures.html) == nil)
+        #expect(try accepted(ImageValidator(level: .sniff), truncatedPNG) == ImageInfo(format: .png, width: 0, height: 0))
+        #expect(try accepted(ImageValidator(level: .header), truncatedPNG) == ImageInfo(format: .png, width: 40, height: 40))
+        #expect(try reasons(ImageValidator(level: .decode), truncatedPNG) == ["truncated", "truncated"])
+        let headerOnly = Array(truncatedPNG.prefix(20))
+        #expect(try reasons(ImageValidator(level: .header), headerOnly) == ["truncated", "truncated"])
+    }
+
+    @Test func missingFileIsUnreadable() throws {
+        let folder = try TemporaryFolder()
+        #expect(throws: ImageError.unreadable(path: folder.path + "/absent", detail: "No such file or directory")) {
+            try decode.validate(fileAt: folder.path + "/absent")
+        }
+    }
+}
