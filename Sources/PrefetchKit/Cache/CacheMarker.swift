@@ -7,8 +7,9 @@ enum CacheMarker {
     private static let signature = "Signature: 8a477f597d28d172789f06886806bc55"
     private static let layoutPrefix = "# prefetchd layout: "
 
-    /// Checks the marker names `layout`, writing it when the folder has none.
-    static func claim(root: String, layout: CacheLayout, durable: Bool) throws(CacheError) {
+    /// Checks the marker names `layout`, writing it when the folder has none; true when it was written.
+    @discardableResult
+    static func claim(root: String, layout: CacheLayout, durable: Bool) throws(CacheError) -> Bool {
         let path = root + "/" + fileName
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             let recorded = text.split(separator: "\n").first { $0.hasPrefix(layoutPrefix) }
@@ -19,7 +20,7 @@ enum CacheMarker {
             guard existing == layout else {
                 throw .layoutMismatch(path: root, existing: existing, requested: layout)
             }
-            return
+            return false
         }
         let text = """
             \(signature)
@@ -38,5 +39,6 @@ enum CacheMarker {
             guard fd >= 0, fsync(fd) == 0 else { throw .fromErrno("fsync", temp) }
         }
         guard rename(temp, path) == 0 else { throw .fromErrno("rename into", path) }
+        return true
     }
 }

@@ -10,7 +10,7 @@ public final class DiskCache: Sendable {
     /// fsync each body and its folder before the rename is recorded.
     public let durable: Bool
     public let index: CacheIndex
-    /// True when open found the index missing or unusable and rebuilt it from the files.
+    /// True when open found an existing cache's index missing or unusable and rebuilt it from the files.
     public let rebuiltIndex: Bool
     private let tempCounter = Atomic<Int>(0)
 
@@ -30,13 +30,13 @@ public final class DiskCache: Sendable {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try makeDirectory(root)
         try makeDirectory(root + "/tmp")
-        try CacheMarker.claim(root: root, layout: layout, durable: durable)
+        let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
         let (index, rebuilt) = try CacheIndex.open(root: root)
         if let recorded = try index.meta("layout"), recorded != layout.rawValue {
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
         }
         try index.setMeta("layout", layout.rawValue)
-        let cache = DiskCache(root: root, layout: layout, durable: durable, index: index, rebuiltIndex: rebuilt)
+        let cache = DiskCache(root: root, layout: layout, durable: durable, index: index, rebuiltIndex: rebuilt && !isNew)
         if rebuilt {
             try cache.rescan()
         }
