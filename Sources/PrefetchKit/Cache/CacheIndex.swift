@@ -1,3 +1,4 @@
+internal import CSQLite
 import Foundation
 import Synchronization
 
@@ -18,29 +19,29 @@ public final class CacheIndex: Sendable {
     }
 
     /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
-    /// (missing, not a database, failing its quick check, or another schema).
+    /// (missing, empty, not a database, failing its quick check, or another schema).
     static func open(
         root: String, batchRows: Int = 256, batchInterval: TimeInterval = 0.25
     ) throws(CacheError) -> (index: CacheIndex, rebuilt: Bool) {
         let path = root + "/index.sqlite"
-        var rebuilt = !FileManager.default.fileExists(atPath: path)
-        var database: IndexDatabase
+        let opened: (database: IndexDatabase, created: Bool)
         do {
-            database = try openChecked(path)
-        } catch {
+            opened = try openChecked(path)
+        } catch let error where isUnusableIndex(error) {
             try removeIndexFiles(path)
-            database = try openChecked(path)
-            rebuilt = true
+            opened = try openChecked(path)
         }
+        let database = opened.database
         let connection = IndexConnection(database: database, batchRows: batchRows, batchInterval: batchInterval)
-        return (CacheIndex(path: path, root: root, connection: connection), rebuilt)
+        return (CacheIndex(path: path, root: root, connection: connection), opened.created)
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
-    private static func openChecked(_ path: String) throws(CacheError) -> IndexDatabase {
+    /// `created` tells that the schema was new (no file, or an empty one).
+    private static func openChecked(_ path: String) throws(CacheError) -> (database: IndexDatabase, created: Bool) {
         let database = try IndexDatabase(path: path)
         guard try database.text("PRAGMA quick_check") == "ok" else {
-            throw .index(operation: "check \(path)", code: 11, message: "quick_check failed")
+            throw .index(operation: "check \(path)", code: SQLITE_CORRUPT, message: "quick_check failed")
         }
         _ = try database.text("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
@@ -48,13 +49,21 @@ public final class CacheIndex: Sendable {
         if hasMeta {
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             guard version == IndexConnection.schemaVersion else {
-                throw .index(operation: "open \(path)", code: 0, message: "schema version \(version ?? "none")")
+                throw .index(
+                    operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")
             }
         }
         try database.execute(IndexSchema.create)
         try database.execute(
             "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '\(IndexConnection.schemaVersion)')")
-        return database
+        return (database, !hasMeta)
+    }
+
+    /// Corruption, not a database, or another schema: the index is rebuilt. A busy lock, a full disk or
+    /// a permission error is not the index's fault and is reported instead.
+    private static func isUnusableIndex(_ error: CacheError) -> Bool {
+        guard case .index(_, let code, _) = error else { return false }
+        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
     }
 
     private static func removeIndexFiles(_ path: String) throws(CacheError) {

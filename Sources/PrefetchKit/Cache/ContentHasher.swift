@@ -23,7 +23,9 @@ public final class ContentHasher {
     public func update(_ bytes: UnsafeRawBufferPointer) {
         precondition(!finished, "ContentHasher updated after finalize")
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
+        guard EVP_DigestUpdate(context, base, bytes.count) == 1 else {
+            fatalError("libcrypto could not update SHA-256")
+        }
     }
 
     public func update(_ data: Data) {
@@ -36,7 +38,9 @@ public final class ContentHasher {
         finished = true
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
+            fatalError("libcrypto could not finish SHA-256")
+        }
         return Self.prefix + CacheDigest.hex(digest.prefix(Int(length)))
     }
 

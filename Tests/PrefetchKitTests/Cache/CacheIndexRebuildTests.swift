@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    @Test func anEmptyIndexFileIsRebuiltFromTheFiles() throws {
+        try reopen(layout: .native) { path in
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try Data().write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test func anIndexOfAnotherSchemaIsRebuiltFromTheFiles() throws {
+        try reopen(layout: .sdwebimage) { path in
+            let database = try IndexDatabase(path: path)
+            try database.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+        }
+    }
+
     @Test func theSchemaVersionAndLastRunAreRecorded() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
