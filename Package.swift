@@ -23,6 +23,8 @@ let package = Package(
         ),
         .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),
+        // Stores cache entries in a loop until killed; the crash test SIGKILLs it and checks the cache.
+        .executableTarget(name: "store-torture", dependencies: ["PrefetchKit"], path: "Tests/StoreTorture"),
     ],
     swiftLanguageModes: [.v6]
 )

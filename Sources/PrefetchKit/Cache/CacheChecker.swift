@@ -1,0 +1,112 @@
+import Foundation
+
+/// Something `CacheChecker` found wrong between the index and the files.
+public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
+    /// An index row whose file is gone.
+    case missingFile(relativePath: String)
+    /// A file under a final name that the index does not know.
+    case orphanFile(relativePath: String)
+    case sizeMismatch(relativePath: String, expected: Int64, actual: Int64)
+    case checksumMismatch(relativePath: String, expected: String, actual: String)
+    /// The injected validator refused the file.
+    case invalidFile(relativePath: String, reason: String)
+    /// A temp file older than the longest possible transfer (path relative to the cache folder).
+    case staleTemp(relativePath: String)
+
+    public var relativePath: String {
+        switch self {
+        case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
+            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path):
+            path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missingFile(let path): "\(path): indexed but the file is missing."
+        case .orphanFile(let path): "\(path): file is not in the index."
+        case .sizeMismatch(let path, let expected, let actual): "\(path): \(actual) bytes, index says \(expected)."
+        case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
+        case .invalidFile(let path, let reason): "\(path): \(reason)"
+        case .staleTemp(let path): "\(path): abandoned temp file."
+        }
+    }
+}
+
+/// The fsck engine: compares the index with the files, and repairs what it finds.
+public struct CacheChecker: Sendable {
+    public let cache: DiskCache
+    /// Temp files older than this are abandoned (longer than any transfer can take).
+    public let staleTempAge: TimeInterval
+
+    public init(_ cache: DiskCache, staleTempAge: TimeInterval = 3600) {
+        self.cache = cache
+        self.staleTempAge = staleTempAge
+    }
+
+    /// Every problem in the cache. `validate` gets a file's absolute path and returns why it is not a
+    /// good image, or nil; it runs on every file whose size and checksum match and on orphan files.
+    public func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
+        try cache.flush()
+        var problems: [CacheProblem] = []
+        var unindexed = Set(try cache.finalFiles())
+        for entry in try cache.index.allEntries() {
+            unindexed.remove(entry.relativePath)
+            if let problem = try problem(with: entry, validate: validate) { problems.append(problem) }
+        }
+        for relativePath in unindexed.sorted() {
+            if let reason = validate(cache.root + "/" + relativePath) {
+                problems.append(.invalidFile(relativePath: relativePath, reason: reason))
+            } else {
+                problems.append(.orphanFile(relativePath: relativePath))
+            }
+        }
+        problems += try staleTemps()
+        return problems
+    }
+
+    /// Fixes `problems`: rows without files are dropped, bad files are deleted with their rows,
+    /// orphans get rows from the rescan code, stale temps are deleted.
+    public func repair(_ problems: [CacheProblem]) throws(CacheError) {
+        for problem in problems {
+            switch problem {
+            case .missingFile(let path):
+                try cache.index.deleteEntry(relativePath: path)
+            case .orphanFile(let path):
+                try cache.index.insertIfMissing(try cache.entryForFile(path))
+            case .sizeMismatch(let path, _, _), .checksumMismatch(let path, _, _), .invalidFile(let path, _):
+                try cache.remove(relativePath: path)
+            case .staleTemp(let path):
+                let absolute = cache.root + "/" + path
+                guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
+            }
+        }
+        try cache.flush()
+    }
+
+    private func problem(with entry: CacheEntry, validate: (String) -> String?) throws(CacheError) -> CacheProblem? {
+        var info = stat()
+        guard stat(entry.path, &info) == 0 else { return .missingFile(relativePath: entry.relativePath) }
+        guard Int64(info.st_size) == entry.size else {
+            return .sizeMismatch(relativePath: entry.relativePath, expected: entry.size, actual: Int64(info.st_size))
+        }
+        if let expected = entry.checksum {
+            let actual = try ContentHasher.checksum(ofFileAt: entry.path)
+            if actual != expected {
+                return .checksumMismatch(relativePath: entry.relativePath, expected: expected, actual: actual)
+            }
+        }
+        return validate(entry.path).map { .invalidFile(relativePath: entry.relativePath, reason: $0) }
+    }
+
+    private func staleTemps() throws(CacheError) -> [CacheProblem] {
+        let cutoff = Date().timeIntervalSince1970 - staleTempAge
+        var problems: [CacheProblem] = []
+        for name in try DiskCache.names(in: cache.tempFolder).sorted() where name.hasSuffix(TempFile.suffix) {
+            var info = stat()
+            guard stat(cache.tempFolder + "/" + name, &info) == 0 else { continue }
+            if Double(info.st_mtim.tv_sec) < cutoff { problems.append(.staleTemp(relativePath: "tmp/" + name)) }
+        }
+        return problems
+    }
+}

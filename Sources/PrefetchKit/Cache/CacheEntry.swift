@@ -1,0 +1,96 @@
+import Foundation
+
+/// One cached file as the index knows it.
+public struct CacheEntry: Sendable, Equatable {
+    /// The URL it was fetched from; nil for a file found by a rescan.
+    public var url: String?
+    /// The cache key; nil for a file found by a rescan.
+    public var key: String?
+    /// The job set that first asked for it.
+    public var setName: String?
+    /// Path inside the cache folder.
+    public var relativePath: String
+    /// Absolute path of the file.
+    public var path: String
+    public var size: Int64
+    public var format: ImageFormat?
+    public var width: Int?
+    public var height: Int?
+    public var etag: String?
+    public var lastModified: String?
+    /// `sha256:<hex>` of the body.
+    public var checksum: String?
+    /// First fetch (creation).
+    public var fetchedAt: Date
+    /// Last fetch or revalidation.
+    public var modifiedAt: Date
+    /// Last use (flushed in batches).
+    public var accessedAt: Date
+    /// Last time the origin confirmed it (200 or 304).
+    public var validatedAt: Date?
+
+    /// The date `clock` measures this entry's age from.
+    public func date(by clock: ExpiryClock) -> Date {
+        switch clock {
+        case .access: accessedAt
+        case .modification: modifiedAt
+        case .creation: fetchedAt
+        }
+    }
+
+}
+
+extension CacheEntry {
+    init(row: IndexStatement, root: String) {
+        url = row.text(0)
+        key = row.text(1)
+        setName = row.text(2)
+        relativePath = row.text(3) ?? ""
+        path = root + "/" + relativePath
+        size = row.int64(4)
+        format = row.text(5).flatMap(ImageFormat.init(rawValue:))
+        width = row.int(6)
+        height = row.int(7)
+        etag = row.text(8)
+        lastModified = row.text(9)
+        checksum = row.text(10)
+        fetchedAt = row.date(11) ?? .distantPast
+        modifiedAt = row.date(12) ?? .distantPast
+        accessedAt = row.date(13) ?? .distantPast
+        validatedAt = row.date(14)
+    }
+
+    /// The bound values for an insert, in `IndexSchema.entryColumns` order.
+    var values: [IndexValue] {
+        [.text(url), .text(key), .text(setName), .text(relativePath), .integer(size), .text(format?.rawValue),
+         .int(width), .int(height), .text(etag), .text(lastModified), .text(checksum), .date(fetchedAt),
+         .date(modifiedAt), .date(accessedAt), .date(validatedAt)]
+    }
+}
+
+/// What the caller knows about a body it commits to the cache; size and checksum come from the file.
+public struct NewEntry: Sendable, Equatable {
+    public var url: String
+    public var key: String
+    public var setName: String?
+    /// Sniffed from the file's first bytes when nil.
+    public var format: ImageFormat?
+    public var width: Int?
+    public var height: Int?
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(
+        url: String, key: String, setName: String? = nil, format: ImageFormat? = nil, width: Int? = nil,
+        height: Int? = nil, etag: String? = nil, lastModified: String? = nil
+    ) {
+        self.url = url
+        self.key = key
+        self.setName = setName
+        self.format = format
+        self.width = width
+        self.height = height
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}

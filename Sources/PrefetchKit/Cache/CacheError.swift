@@ -1,0 +1,35 @@
+import Foundation
+
+/// Everything that can go wrong in the disk cache, its index and its checker.
+public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file-system call failed; `operation` names it, `errno` is the system's reason.
+    case fileSystem(operation: String, path: String, errno: Int32)
+    /// The cache folder was made with another layout than the one asked for.
+    case layoutMismatch(path: String, existing: CacheLayout, requested: CacheLayout)
+    /// The layout marker exists but cannot be understood.
+    case unreadableMarker(path: String)
+    /// SQLite refused an operation; `message` is `sqlite3_errmsg`.
+    case index(operation: String, code: Int32, message: String)
+    /// A temp file was committed twice, or written after its commit.
+    case tempFileClosed(path: String)
+
+    public var description: String {
+        switch self {
+        case .fileSystem(let operation, let path, let code):
+            "Could not \(operation) \(path): \(String(cString: strerror(code)))."
+        case .layoutMismatch(let path, let existing, let requested):
+            "The cache at \(path) uses the \(existing.rawValue) layout, not \(requested.rawValue)."
+        case .unreadableMarker(let path):
+            "The cache marker \(path) does not name a known layout."
+        case .index(let operation, let code, let message):
+            "The cache index failed to \(operation): \(message) (SQLite code \(code))."
+        case .tempFileClosed(let path):
+            "The temp file \(path) was already committed or discarded."
+        }
+    }
+
+    /// The error for the failed system call that just set `errno`.
+    static func fromErrno(_ operation: String, _ path: String) -> CacheError {
+        .fileSystem(operation: operation, path: path, errno: errno)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Entry rows: the store path's upsert, lookups by relative path, and the helpers stats and clean need.
+extension CacheIndex {
+    /// Inserts or replaces the row for `entry.relativePath`, keeping its first-fetch time.
+    func upsert(_ entry: CacheEntry) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                """
+                INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(relative_path) DO UPDATE SET url = excluded.url, cache_key = excluded.cache_key,
+                    set_name = coalesce(entries.set_name, excluded.set_name), byte_size = excluded.byte_size,
+                    format = excluded.format, width = excluded.width, height = excluded.height,
+                    etag = excluded.etag, last_modified = excluded.last_modified, checksum = excluded.checksum,
+                    modified_at = excluded.modified_at, accessed_at = excluded.accessed_at,
+                    validated_at = excluded.validated_at
+                """, entry.values)
+        }
+    }
+
+    /// Inserts a row only when none exists for its relative path (rescans).
+    func insertIfMissing(_ entry: CacheEntry) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                "INSERT OR IGNORE INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                entry.values)
+        }
+    }
+
+    func entry(relativePath: String) throws(CacheError) -> CacheEntry? {
+        let root = root
+        return try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?", [.text(relativePath)]
+            ) { CacheEntry(row: $0, root: root) }.first
+        }
+    }
+
+    func deleteEntry(relativePath: String) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write("DELETE FROM entries WHERE relative_path = ?", [.text(relativePath)])
+        }
+    }
+
+    func touch(relativePath: String, at time: Date) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in try connection.touch(relativePath: relativePath, at: time) }
+    }
+
+    /// Records a 304 (or another confirmation) for the entry: new validators, modified and validated now.
+    func markRevalidated(relativePath: String, etag: String?, lastModified: String?, at time: Date) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                """
+                UPDATE entries SET etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
+                    modified_at = ?, validated_at = ?, accessed_at = max(accessed_at, ?) WHERE relative_path = ?
+                """, [.text(etag), .text(lastModified), .date(time), .date(time), .date(time), .text(relativePath)])
+        }
+    }
+
+    /// How many entries the index holds.
+    public func entryCount() throws(CacheError) -> Int {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT count(*) FROM entries", []) { Int($0.int64(0)) }.first ?? 0
+        }
+    }
+
+    /// The sum of the entries' sizes in bytes.
+    public func totalBytes() throws(CacheError) -> Int64 {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT coalesce(sum(byte_size), 0) FROM entries", []) { $0.int64(0) }.first ?? 0
+        }
+    }
+
+    /// Entries oldest first by `clock`, at most `limit` of them (all when nil); clean walks these in batches.
+    public func oldestEntries(by clock: ExpiryClock, limit: Int? = nil) throws(CacheError) -> [CacheEntry] {
+        let column = switch clock {
+        case .access: "accessed_at"
+        case .modification: "modified_at"
+        case .creation: "fetched_at"
+        }
+        let root = root
+        return try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT \(IndexSchema.entryColumns) FROM entries ORDER BY \(column), id LIMIT ?", [.int(limit ?? -1)]
+            ) { CacheEntry(row: $0, root: root) }
+        }
+    }
+
+    /// Every entry, in no particular order.
+    public func allEntries() throws(CacheError) -> [CacheEntry] {
+        let root = root
+        return try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT \(IndexSchema.entryColumns) FROM entries", []) { CacheEntry(row: $0, root: root) }
+        }
+    }
+}

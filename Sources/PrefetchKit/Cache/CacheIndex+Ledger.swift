@@ -1,0 +1,72 @@
+import Foundation
+
+/// A URL that failed for a reason that makes retrying pointless until `nextRetryAt`.
+public struct FailureRecord: Sendable, Equatable {
+    public var url: String
+    public var key: String
+    public var reason: String
+    public var httpStatus: Int?
+    /// How many times it has failed so far.
+    public var attempts: Int
+    /// Not tried again before this date; nil = not until `retry_failed`.
+    public var nextRetryAt: Date?
+    public var lastErrorAt: Date
+
+    public init(
+        url: String, key: String, reason: String, httpStatus: Int? = nil, attempts: Int = 1,
+        nextRetryAt: Date? = nil, lastErrorAt: Date = Date()
+    ) {
+        self.url = url
+        self.key = key
+        self.reason = reason
+        self.httpStatus = httpStatus
+        self.attempts = attempts
+        self.nextRetryAt = nextRetryAt
+        self.lastErrorAt = lastErrorAt
+    }
+}
+
+/// The failure ledger, one row per cache key.
+extension CacheIndex {
+    private static let failureColumns = "url, cache_key, reason, http_status, attempts, next_retry_at, last_error_at"
+
+    /// Inserts or replaces the ledger row for `record.key`.
+    public func recordFailure(_ record: FailureRecord) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                "INSERT OR REPLACE INTO failures(\(Self.failureColumns)) VALUES(?, ?, ?, ?, ?, ?, ?)",
+                [.text(record.url), .text(record.key), .text(record.reason), .int(record.httpStatus),
+                 .int(record.attempts), .date(record.nextRetryAt), .date(record.lastErrorAt)])
+        }
+    }
+
+    /// The ledger row for `key`, if it failed before.
+    public func failure(forKey key: String) throws(CacheError) -> FailureRecord? {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT \(Self.failureColumns) FROM failures WHERE cache_key = ?", [.text(key)], Self.failure
+            ).first
+        }
+    }
+
+    /// Forgets a failure (after a success).
+    public func removeFailure(forKey key: String) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write("DELETE FROM failures WHERE cache_key = ?", [.text(key)])
+        }
+    }
+
+    /// Every ledger row, most recent error first.
+    public func failures() throws(CacheError) -> [FailureRecord] {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT \(Self.failureColumns) FROM failures ORDER BY last_error_at DESC", [], Self.failure)
+        }
+    }
+
+    private static func failure(_ row: IndexStatement) -> FailureRecord {
+        FailureRecord(
+            url: row.text(0) ?? "", key: row.text(1) ?? "", reason: row.text(2) ?? "", httpStatus: row.int(3),
+            attempts: row.int(4) ?? 0, nextRetryAt: row.date(5), lastErrorAt: row.date(6) ?? .distantPast)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// One finished `prefetchd run`, as the stats report shows it.
+public struct RunRecord: Sendable, Equatable {
+    public var job: String
+    public var started: Date
+    public var duration: TimeInterval
+    /// The report's totals: requested, unique, fetched, cached, revalidated, failed, skipped, bytes.
+    public var totals: [String: Int]
+
+    public init(job: String, started: Date, duration: TimeInterval, totals: [String: Int]) {
+        self.job = job
+        self.started = started
+        self.duration = duration
+        self.totals = totals
+    }
+}
+
+/// The runs table; the meta table's `last_run` names the newest row.
+extension CacheIndex {
+    public func recordRun(_ run: RunRecord) throws(CacheError) {
+        let totals: String
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            totals = String(decoding: try encoder.encode(run.totals), as: UTF8.self)
+        } catch {
+            // Encoding [String: Int] cannot fail; keep the row rather than lose the run.
+            totals = "{}"
+        }
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                "INSERT INTO runs(job, started_at, duration_s, totals) VALUES(?, ?, ?, ?)",
+                [.text(run.job), .date(run.started), .real(run.duration), .text(totals)])
+            try connection.write(
+                """
+                INSERT INTO meta(key, value) VALUES('last_run', CAST(last_insert_rowid() AS TEXT))
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """, [])
+        }
+    }
+
+    /// The newest recorded run.
+    public func lastRun() throws(CacheError) -> RunRecord? {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", []
+            ) { row in
+                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
+                return RunRecord(
+                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2),
+                    totals: totals)
+            }.first
+        }
+    }
+}

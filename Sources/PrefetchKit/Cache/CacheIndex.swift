@@ -1,0 +1,103 @@
+internal import CSQLite
+import Foundation
+import Synchronization
+
+/// The SQLite index at `<cache>/index.sqlite`: entries, the failure ledger, runs and meta.
+/// A cache of the truth on disk: `DiskCache.open` rebuilds it from the files when it is missing or corrupt.
+/// Writes are batched into one transaction; `flush()` commits them.
+public final class CacheIndex: Sendable {
+    /// The index file.
+    public let path: String
+    /// The cache folder the entries' relative paths start from.
+    let root: String
+    private let connection: Mutex<IndexConnection>
+
+    private init(path: String, root: String, connection: sending IndexConnection) {
+        self.path = path
+        self.root = root
+        self.connection = Mutex(connection)
+    }
+
+    /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
+    /// (missing, empty, not a database, failing its quick check, or another schema).
+    static func open(
+        root: String, batchRows: Int = 256, batchInterval: TimeInterval = 0.25
+    ) throws(CacheError) -> (index: CacheIndex, rebuilt: Bool) {
+        let path = root + "/index.sqlite"
+        let opened: (database: IndexDatabase, created: Bool)
+        do {
+            opened = try openChecked(path)
+        } catch let error where isUnusableIndex(error) {
+            try removeIndexFiles(path)
+            opened = try openChecked(path)
+        }
+        let database = opened.database
+        let connection = IndexConnection(database: database, batchRows: batchRows, batchInterval: batchInterval)
+        return (CacheIndex(path: path, root: root, connection: connection), opened.created)
+    }
+
+    /// Opens, checks and prepares the schema; throws when the file is not a usable index.
+    /// `created` tells that the schema was new (no file, or an empty one).
+    private static func openChecked(_ path: String) throws(CacheError) -> (database: IndexDatabase, created: Bool) {
+        let database = try IndexDatabase(path: path)
+        guard try database.text("PRAGMA quick_check") == "ok" else {
+            throw .index(operation: "check \(path)", code: SQLITE_CORRUPT, message: "quick_check failed")
+        }
+        _ = try database.text("PRAGMA journal_mode=WAL")
+        try database.execute("PRAGMA synchronous=NORMAL")
+        let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
+        if hasMeta {
+            let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+            guard version == IndexConnection.schemaVersion else {
+                throw .index(
+                    operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")
+            }
+        }
+        try database.execute(IndexSchema.create)
+        try database.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '\(IndexConnection.schemaVersion)')")
+        return (database, !hasMeta)
+    }
+
+    /// Corruption, not a database, or another schema: the index is rebuilt. A busy lock, a full disk or
+    /// a permission error is not the index's fault and is reported instead.
+    private static func isUnusableIndex(_ error: CacheError) -> Bool {
+        guard case .index(_, let code, _) = error else { return false }
+        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+    }
+
+    private static func removeIndexFiles(_ path: String) throws(CacheError) {
+        for file in [path, path + "-wal", path + "-shm"] where unlink(file) != 0 && errno != ENOENT {
+            throw .fromErrno("remove", file)
+        }
+    }
+
+    /// Runs `body` with the connection held.
+    func withConnection<Result: Sendable>(
+        _ body: (IndexConnection) throws(CacheError) -> Result
+    ) throws(CacheError) -> Result {
+        try connection.withLock { (connection) throws(CacheError) -> Result in try body(connection) }
+    }
+
+    /// Commits every batched write and access time.
+    public func flush() throws(CacheError) {
+        try withConnection { connection throws(CacheError) in try connection.commit() }
+    }
+
+    // MARK: meta
+
+    /// A value from the meta table.
+    public func meta(_ key: String) throws(CacheError) -> String? {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { $0.text(0) }.first ?? nil
+        }
+    }
+
+    public func setMeta(_ key: String, _ value: String) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [.text(key), .text(value)])
+        }
+    }
+}

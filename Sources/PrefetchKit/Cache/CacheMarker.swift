@@ -1,0 +1,44 @@
+import Foundation
+
+/// `<cache>/CACHEDIR.TAG`: the standard tag that tells backup tools to skip the folder, plus the
+/// layout the cache was made with, so that the layout survives the loss of the index.
+enum CacheMarker {
+    static let fileName = "CACHEDIR.TAG"
+    private static let signature = "Signature: 8a477f597d28d172789f06886806bc55"
+    private static let layoutPrefix = "# prefetchd layout: "
+
+    /// Checks the marker names `layout`, writing it when the folder has none; true when it was written.
+    @discardableResult
+    static func claim(root: String, layout: CacheLayout, durable: Bool) throws(CacheError) -> Bool {
+        let path = root + "/" + fileName
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            let recorded = text.split(separator: "\n").first { $0.hasPrefix(layoutPrefix) }
+                .map { String($0.dropFirst(layoutPrefix.count)) }
+            guard let recorded, let existing = CacheLayout(rawValue: recorded) else {
+                throw .unreadableMarker(path: path)
+            }
+            guard existing == layout else {
+                throw .layoutMismatch(path: root, existing: existing, requested: layout)
+            }
+            return false
+        }
+        let text = """
+            \(signature)
+            # This file is a cache directory tag created by prefetchd.
+            # For information about cache directory tags see https://bford.info/cachedir/
+            \(layoutPrefix)\(layout.rawValue)
+
+            """
+        let temp = "\(root)/tmp/\(getpid())-marker\(TempFile.suffix)"
+        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
+            throw .fromErrno("create", temp)
+        }
+        if durable {
+            let fd = open(temp, O_RDONLY | O_CLOEXEC)
+            defer { if fd >= 0 { close(fd) } }
+            guard fd >= 0, fsync(fd) == 0 else { throw .fromErrno("fsync", temp) }
+        }
+        guard rename(temp, path) == 0 else { throw .fromErrno("rename into", path) }
+        return true
+    }
+}

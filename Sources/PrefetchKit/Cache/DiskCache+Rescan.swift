@@ -1,0 +1,87 @@
+import Foundation
+
+/// Finding the cache's files on disk: the truth the index is rebuilt from.
+extension DiskCache {
+    /// Relative paths of every file under a final name for this layout; temp files, the index and the
+    /// marker are not final names.
+    func finalFiles() throws(CacheError) -> [String] {
+        switch layout {
+        case .sdwebimage:
+            return try Self.names(in: root).filter { Self.isSDWebImageName($0) && isRegularFile($0) }
+        case .native:
+            var files: [String] = []
+            for first in try Self.names(in: root) where first.count == 1 && Self.isLowerHex(first) {
+                for second in try Self.names(in: root + "/" + first) where second.count == 2 && Self.isLowerHex(second) {
+                    let folder = first + "/" + second
+                    for name in try Self.names(in: root + "/" + folder)
+                    where Self.isNativeName(name, prefix: first + second) && isRegularFile(folder + "/" + name) {
+                        files.append(folder + "/" + name)
+                    }
+                }
+            }
+            return files
+        }
+    }
+
+    /// Adds a row for every final file the index does not know.
+    func rescan() throws(CacheError) {
+        for relativePath in try finalFiles() where try index.entry(relativePath: relativePath) == nil {
+            try index.insertIfMissing(try entryForFile(relativePath))
+        }
+        try index.flush()
+    }
+
+    /// What can be known of a file without its URL: size, checksum, format by magic bytes, times from mtime.
+    func entryForFile(_ relativePath: String) throws(CacheError) -> CacheEntry {
+        let path = root + "/" + relativePath
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .fromErrno("inspect", path) }
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        return CacheEntry(
+            url: nil, key: nil, setName: nil, relativePath: relativePath, path: path, size: Int64(info.st_size),
+            format: try Self.sniffFormat(path), width: nil, height: nil, etag: nil, lastModified: nil,
+            checksum: try ContentHasher.checksum(ofFileAt: path), fetchedAt: modified, modifiedAt: modified,
+            accessedAt: modified, validatedAt: nil)
+    }
+
+    private func isRegularFile(_ relativePath: String) -> Bool {
+        var info = stat()
+        return lstat(root + "/" + relativePath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The names in a folder; an absent folder has none.
+    static func names(in folder: String) throws(CacheError) -> [String] {
+        guard let directory = opendir(folder) else {
+            if errno == ENOENT || errno == ENOTDIR { return [] }
+            throw .fromErrno("list", folder)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    static func isLowerHex(_ text: some StringProtocol) -> Bool {
+        text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// `<64 hex>` or `<64 hex>.<ext>`, in the folder its first three digits name.
+    static func isNativeName(_ name: String, prefix: String) -> Bool {
+        let hash = name.prefix(64)
+        let rest = name.dropFirst(64)
+        return hash.count == 64 && isLowerHex(hash) && hash.hasPrefix(prefix)
+            && (rest.isEmpty || (rest.hasPrefix(".") && rest.count > 1))
+    }
+
+    /// `<32 hex>` or `<32 hex>.<ext>`.
+    static func isSDWebImageName(_ name: String) -> Bool {
+        let hash = name.prefix(32)
+        let rest = name.dropFirst(32)
+        return hash.count == 32 && isLowerHex(hash) && (rest.isEmpty || (rest.hasPrefix(".") && rest.count > 1))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// The durable disk cache: bodies land in `<cache>/tmp/`, are renamed to their final name, and only
+/// then recorded in the index. A reader never sees a partial file under a final name.
+public final class DiskCache: Sendable {
+    /// Absolute path of the cache folder.
+    public let root: String
+    public let layout: CacheLayout
+    /// fsync each body and its folder before the rename is recorded.
+    public let durable: Bool
+    public let index: CacheIndex
+    /// True when open found an existing cache's index missing or unusable and rebuilt it from the files.
+    public let rebuiltIndex: Bool
+    private let tempCounter = Atomic<Int>(0)
+
+    var tempFolder: String { root + "/tmp" }
+
+    private init(root: String, layout: CacheLayout, durable: Bool, index: CacheIndex, rebuiltIndex: Bool) {
+        self.root = root
+        self.layout = layout
+        self.durable = durable
+        self.index = index
+        self.rebuiltIndex = rebuiltIndex
+    }
+
+    /// Opens (creating when needed) the cache at `path`. A cache made with another layout is an error;
+    /// a missing or corrupt index is rebuilt by scanning the files.
+    public static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
+        let root = URL(fileURLWithPath: path).standardizedFileURL.path
+        try makeDirectory(root)
+        try makeDirectory(root + "/tmp")
+        let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
+        let (index, rebuilt) = try CacheIndex.open(root: root)
+        if let recorded = try index.meta("layout"), recorded != layout.rawValue {
+            throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
+        }
+        try index.setMeta("layout", layout.rawValue)
+        let cache = DiskCache(root: root, layout: layout, durable: durable, index: index, rebuiltIndex: rebuilt && !isNew)
+        if rebuilt {
+            try cache.rescan()
+        }
+        try index.flush()
+        return cache
+    }
+
+    /// Where `key`'s file lives, relative to `root`.
+    public func relativePath(forKey key: String) -> String {
+        CacheFileNaming.relativePath(forKey: key, layout: layout)
+    }
+
+    /// A new empty temp file in `<cache>/tmp/`, named `<pid>-<counter>-<random>.part`.
+    public func makeTempFile() throws(CacheError) -> TempFile {
+        let counter = tempCounter.wrappingAdd(1, ordering: .relaxed).newValue
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
+        return try TempFile(path: "\(tempFolder)/\(getpid())-\(counter)-\(random)\(TempFile.suffix)")
+    }
+
+    /// Moves a finished temp file to its final name and records it. Replaces an earlier body for the key.
+    @discardableResult
+    public func commit(_ temp: TempFile, as entry: NewEntry) throws(CacheError) -> CacheEntry {
+        let checksum = try temp.finish(durable: durable)
+        let relativePath = relativePath(forKey: entry.key)
+        let finalPath = root + "/" + relativePath
+        let folder = (finalPath as NSString).deletingLastPathComponent
+        if folder != root {
+            try Self.makeDirectory((folder as NSString).deletingLastPathComponent)
+            try Self.makeDirectory(folder)
+        }
+        guard rename(temp.path, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
+        temp.markCommitted()
+        if durable { try Self.syncDirectory(folder) }
+        let format: ImageFormat?
+        if let known = entry.format {
+            format = known
+        } else {
+            format = try Self.sniffFormat(finalPath)
+        }
+        let now = Date()
+        let stored = CacheEntry(
+            url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
+            size: temp.byteCount, format: format, width: entry.width,
+            height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
+            fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now)
+        try index.upsert(stored)
+        return try index.entry(relativePath: relativePath) ?? stored
+    }
+
+    /// Writes `data` through a temp file and commits it (tests, benchmarks, small bodies).
+    @discardableResult
+    public func store(data: Data, as entry: NewEntry) throws(CacheError) -> CacheEntry {
+        let temp = try makeTempFile()
+        try temp.write(data)
+        return try commit(temp, as: entry)
+    }
+
+    /// The entry for `key` when its file is present with the recorded size; otherwise nil, and a stale
+    /// row is dropped. Does not count as a use: call `touch(key:)` for that.
+    public func lookup(key: String) throws(CacheError) -> CacheEntry? {
+        let relativePath = relativePath(forKey: key)
+        guard let entry = try index.entry(relativePath: relativePath) else { return nil }
+        var info = stat()
+        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
+            try index.deleteEntry(relativePath: relativePath)
+            return nil
+        }
+        return entry
+    }
+
+    /// Absolute path of `key`'s cached file, or nil when not cached; counts as a use.
+    public func path(forKey key: String) throws(CacheError) -> String? {
+        guard let entry = try lookup(key: key) else { return nil }
+        try touch(key: key)
+        return entry.path
+    }
+
+    /// Records a use of `key`; written in a batch, not one write per hit.
+    public func touch(key: String, at time: Date = Date()) throws(CacheError) {
+        try index.touch(relativePath: relativePath(forKey: key), at: time)
+    }
+
+    /// Records a 304 for `key`: new validators if given, modified and validated now.
+    public func markRevalidated(key: String, etag: String?, lastModified: String?, at time: Date = Date()) throws(CacheError) {
+        try index.markRevalidated(relativePath: relativePath(forKey: key), etag: etag, lastModified: lastModified, at: time)
+    }
+
+    /// Deletes `key`'s file and row.
+    public func remove(key: String) throws(CacheError) {
+        try remove(relativePath: relativePath(forKey: key))
+    }
+
+    /// Deletes a file (if present) and its row.
+    public func remove(relativePath: String) throws(CacheError) {
+        let path = root + "/" + relativePath
+        guard unlink(path) == 0 || errno == ENOENT else { throw .fromErrno("remove", path) }
+        try index.deleteEntry(relativePath: relativePath)
+    }
+
+    /// Commits batched index writes and access times.
+    public func flush() throws(CacheError) {
+        try index.flush()
+    }
+
+    static func makeDirectory(_ path: String) throws(CacheError) {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .fromErrno("create folder", path) }
+    }
+
+    private static func syncDirectory(_ path: String) throws(CacheError) {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .fromErrno("open folder", path) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .fromErrno("fsync folder", path) }
+    }
+
+    /// The format named by the first bytes of the file at `path`.
+    static func sniffFormat(_ path: String) throws(CacheError) -> ImageFormat? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .fromErrno("open", path) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: CacheMagicBytes.length)
+        let count = read(fd, &bytes, bytes.count)
+        guard count >= 0 else { throw .fromErrno("read", path) }
+        return CacheMagicBytes.format(of: Array(bytes.prefix(count)))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The index's connection state: the database, its cached prepared statements, the open batch
+/// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s Mutex.
+final class IndexConnection {
+    /// The schema this code reads and writes; another value on open means rebuild.
+    static let schemaVersion = "1"
+
+    let database: IndexDatabase
+    private var statements: [String: IndexStatement] = [:]
+    private var inTransaction = false
+    private var writesInBatch = 0
+    private var batchStarted = Date()
+    private(set) var pendingTouches: [String: Double] = [:]
+
+    /// Writes are committed in one transaction every `batchRows` writes or `batchInterval` seconds.
+    let batchRows: Int
+    let batchInterval: TimeInterval
+
+    init(database: IndexDatabase, batchRows: Int, batchInterval: TimeInterval) {
+        self.database = database
+        self.batchRows = batchRows
+        self.batchInterval = batchInterval
+    }
+
+    deinit {
+        try? commit()
+    }
+
+    /// The prepared statement for `sql`, prepared once per connection.
+    func statement(_ sql: String) throws(CacheError) -> IndexStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try IndexStatement(database, sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs a write inside the current batch transaction and commits the batch when it is due.
+    func write(_ sql: String, _ values: [IndexValue]) throws(CacheError) {
+        try beginIfNeeded()
+        try statement(sql).run(values)
+        writesInBatch += 1
+        try commitIfDue()
+    }
+
+    /// Runs a query and maps every row.
+    func query<Row>(_ sql: String, _ values: [IndexValue], _ row: (IndexStatement) -> Row) throws(CacheError) -> [Row] {
+        let statement = try statement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(values)
+        var rows: [Row] = []
+        while try statement.step() { rows.append(row(statement)) }
+        return rows
+    }
+
+    /// Remembers a use of the entry at `relativePath`; written with the next flush.
+    func touch(relativePath: String, at time: Date) throws(CacheError) {
+        pendingTouches[relativePath] = time.timeIntervalSince1970
+        if pendingTouches.count >= batchRows { try commit() }
+    }
+
+    /// Writes the pending access times and commits the open transaction.
+    func commit() throws(CacheError) {
+        if !pendingTouches.isEmpty {
+            try beginIfNeeded()
+            let update = try statement("UPDATE entries SET accessed_at = max(accessed_at, ?) WHERE relative_path = ?")
+            for (path, time) in pendingTouches {
+                try update.run([.real(time), .text(path)])
+            }
+            pendingTouches.removeAll(keepingCapacity: true)
+        }
+        guard inTransaction else { return }
+        try database.execute("COMMIT")
+        inTransaction = false
+        writesInBatch = 0
+    }
+
+    private func beginIfNeeded() throws(CacheError) {
+        guard !inTransaction else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        inTransaction = true
+        batchStarted = Date()
+    }
+
+    private func commitIfDue() throws(CacheError) {
+        if writesInBatch >= batchRows || Date().timeIntervalSince(batchStarted) >= batchInterval {
+            try commit()
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// The index's tables. Times are seconds since 1970 (REAL). The relative path is an entry's
+/// identity (it is a function of the cache key); the key itself is unknown for rescanned files.
+enum IndexSchema {
+    static let create = """
+        CREATE TABLE IF NOT EXISTS meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS entries (
+            id INTEGER PRIMARY KEY,
+            url TEXT,
+            cache_key TEXT UNIQUE,
+            set_name TEXT,
+            relative_path TEXT NOT NULL UNIQUE,
+            byte_size INTEGER NOT NULL,
+            format TEXT,
+            width INTEGER,
+            height INTEGER,
+            etag TEXT,
+            last_modified TEXT,
+            checksum TEXT,
+            fetched_at REAL NOT NULL,
+            modified_at REAL NOT NULL,
+            accessed_at REAL NOT NULL,
+            validated_at REAL
+        );
+        CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
+        CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
+        CREATE INDEX IF NOT EXISTS entries_modified_at ON entries(modified_at);
+        CREATE TABLE IF NOT EXISTS failures (
+            cache_key TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            http_status INTEGER,
+            attempts INTEGER NOT NULL,
+            next_retry_at REAL,
+            last_error_at REAL NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS runs (
+            id INTEGER PRIMARY KEY,
+            job TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            duration_s REAL NOT NULL,
+            totals TEXT NOT NULL
+        );
+        """
+
+    /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
+    static let entryColumns = """
+        url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
+        checksum, fetched_at, modified_at, accessed_at, validated_at
+        """
+}

@@ -1,0 +1,120 @@
+internal import CSQLite
+import Foundation
+
+/// Owns one prepared statement; finalised in deinit. Binds are 1-based, columns 0-based, as in SQLite.
+final class IndexStatement {
+    private let database: IndexDatabase
+    private let handle: OpaquePointer
+    private let sql: String
+
+    init(_ database: IndexDatabase, _ sql: String) throws(CacheError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw database.error(code, "prepare \(sql.prefix(60))")
+        }
+        self.database = database
+        self.handle = statement
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Clears earlier bindings and results so the statement can run again.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ value: String?) throws(CacheError) {
+        let code: Int32
+        if let value {
+            // SQLITE_TRANSIENT: SQLite copies the bytes before the Swift string goes away.
+            code = sqlite3_bind_text(handle, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        } else {
+            code = sqlite3_bind_null(handle, index)
+        }
+        try check(code, "bind")
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) throws(CacheError) {
+        let code = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        try check(code, "bind")
+    }
+
+    func bind(_ index: Int32, _ value: Int?) throws(CacheError) {
+        try bind(index, value.map(Int64.init))
+    }
+
+    func bind(_ index: Int32, _ value: Double?) throws(CacheError) {
+        let code = value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        try check(code, "bind")
+    }
+
+    func bind(_ index: Int32, _ value: Date?) throws(CacheError) {
+        try bind(index, value?.timeIntervalSince1970)
+    }
+
+    /// Binds every value in order, starting at parameter 1.
+    func bind(_ values: [IndexValue]) throws(CacheError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .text(let text): try bind(index, text)
+            case .integer(let integer): try bind(index, integer)
+            case .real(let real): try bind(index, real)
+            }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    func step() throws(CacheError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(code, "run \(sql.prefix(60))")
+        }
+    }
+
+    /// Binds, runs to completion and resets: for statements that return no rows.
+    func run(_ values: [IndexValue]) throws(CacheError) {
+        reset()
+        try bind(values)
+        defer { reset() }
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func text(_ column: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: bytes)
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func int(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func date(_ column: Int32) -> Date? {
+        isNull(column) ? nil : Date(timeIntervalSince1970: double(column))
+    }
+
+    private func check(_ code: Int32, _ operation: String) throws(CacheError) {
+        guard code == SQLITE_OK else { throw database.error(code, operation) }
+    }
+}
+
+/// A value bound to a statement parameter; nil optionals become `.text(nil)`.
+enum IndexValue {
+    case text(String?)
+    case integer(Int64?)
+    case real(Double?)
+
+    static func date(_ date: Date?) -> IndexValue { .real(date?.timeIntervalSince1970) }
+    static func int(_ value: Int?) -> IndexValue { .integer(value.map(Int64.init)) }
+}

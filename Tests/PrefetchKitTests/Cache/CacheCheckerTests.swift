@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct CacheCheckerTests {
+    /// A cache with three good entries under keys `https://c.example/<n>.png`.
+    private func withFilledCache(_ body: (DiskCache, [CacheEntry]) throws -> Void) throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let entries = try (0..<3).map { number in
+                let key = "https://c.example/\(number).png"
+                return try cache.store(data: pngLikeBody(number), as: NewEntry(url: key, key: key))
+            }
+            #expect(try CacheChecker(cache).check().isEmpty)
+            try body(cache, entries)
+        }
+    }
+
+    /// Checks, expects exactly `expected`, repairs, and expects a clean check afterwards.
+    private func expectRepaired(
+        _ cache: DiskCache, _ expected: [CacheProblem], validate: (String) -> String? = { _ in nil }
+    ) throws {
+        let checker = CacheChecker(cache, staleTempAge: 600)
+        let problems = try checker.check(validate: validate)
+        #expect(problems == expected)
+        try checker.repair(problems)
+        #expect(try checker.check(validate: validate).isEmpty)
+    }
+
+    @Test func aRowWithoutItsFileIsDropped() throws {
+        try withFilledCache { cache, entries in
+            try FileManager.default.removeItem(atPath: entries[0].path)
+            try expectRepaired(cache, [.missingFile(relativePath: entries[0].relativePath)])
+            #expect(try cache.index.entryCount() == 2)
+        }
+    }
+
+    @Test func aFileWithoutARowGetsOne() throws {
+        try withFilledCache { cache, entries in
+            try cache.index.deleteEntry(relativePath: entries[1].relativePath)
+            try expectRepaired(cache, [.orphanFile(relativePath: entries[1].relativePath)])
+            let entry = try #require(try cache.lookup(key: "https://c.example/1.png"))
+            #expect(entry.checksum == entries[1].checksum)
+            #expect(entry.format == .png)
+        }
+    }
+
+    @Test func aFileOfTheWrongSizeIsRemoved() throws {
+        try withFilledCache { cache, entries in
+            try pngLikeBody(9, length: 10).write(to: URL(fileURLWithPath: entries[2].path))
+            try expectRepaired(cache, [.sizeMismatch(relativePath: entries[2].relativePath, expected: 308, actual: 18)])
+            #expect(!FileManager.default.fileExists(atPath: entries[2].path))
+            #expect(try cache.index.entryCount() == 2)
+        }
+    }
+
+    @Test func aFileWithOtherContentOfTheSameSizeIsRemoved() throws {
+        try withFilledCache { cache, entries in
+            let other = pngLikeBody(42)
+            try other.write(to: URL(fileURLWithPath: entries[0].path))
+            let actual = try ContentHasher.checksum(ofFileAt: entries[0].path)
+            try expectRepaired(cache, [.checksumMismatch(
+                relativePath: entries[0].relativePath, expected: entries[0].checksum ?? "", actual: actual)])
+            #expect(!FileManager.default.fileExists(atPath: entries[0].path))
+        }
+    }
+
+    @Test func aFileTheValidatorRefusesIsRemoved() throws {
+        try withFilledCache { cache, entries in
+            let refuse: (String) -> String? = { $0 == entries[1].path ? "truncated image" : nil }
+            try expectRepaired(cache, [.invalidFile(relativePath: entries[1].relativePath, reason: "truncated image")],
+                               validate: refuse)
+            #expect(!FileManager.default.fileExists(atPath: entries[1].path))
+        }
+    }
+
+    @Test func anOldTempFileIsRemovedAndAFreshOneKept() throws {
+        try withFilledCache { cache, _ in
+            let old = try cache.makeTempFile()
+            let fresh = try cache.makeTempFile()
+            let oldName = (old.path as NSString).lastPathComponent
+            var times = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, old.path, &times, 0) == 0)
+
+            try expectRepaired(cache, [.staleTemp(relativePath: "tmp/" + oldName)])
+            #expect(!FileManager.default.fileExists(atPath: old.path))
+            #expect(FileManager.default.fileExists(atPath: fresh.path))
+        }
+    }
+
+    @Test func filesThatAreNotCacheNamesAreLeftAlone() throws {
+        try withFilledCache { cache, _ in
+            try Data("notes".utf8).write(to: URL(fileURLWithPath: cache.root + "/README"))
+            try FileManager.default.createDirectory(atPath: cache.root + "/a/bc", withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: URL(fileURLWithPath: cache.root + "/a/bc/not-a-hash.png"))
+            #expect(try CacheChecker(cache).check().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct CacheIndexRebuildTests {
+    /// Stores two entries, then lets `damage` spoil the index, then reopens.
+    private func reopen(layout: CacheLayout, after damage: (String) throws -> Void) throws {
+        try withCacheTestFolder { folder in
+            let keys = ["https://cdn.example.com/p/1.png", "https://cdn.example.com/p/2"]
+            var checksums: [String?] = []
+            do {
+                let cache = try DiskCache.open(at: folder, layout: layout)
+                for (number, key) in keys.enumerated() {
+                    checksums.append(try cache.store(data: pngLikeBody(number), as: NewEntry(url: key, key: key)).checksum)
+                }
+                #expect(!cache.rebuiltIndex)
+            }
+            try damage(folder + "/index.sqlite")
+
+            let cache = try DiskCache.open(at: folder, layout: layout)
+            #expect(cache.rebuiltIndex)
+            #expect(try cache.index.entryCount() == 2)
+            for (number, key) in keys.enumerated() {
+                let entry = try #require(try cache.lookup(key: key))
+                #expect(entry.url == nil)
+                #expect(entry.size == Int64(pngLikeBody(number).count))
+                #expect(entry.format == .png)
+                #expect(entry.checksum == checksums[number])
+            }
+            #expect(try CacheChecker(cache).check().isEmpty)
+        }
+    }
+
+    @Test(arguments: CacheLayout.allCases)
+    func aDeletedIndexIsRebuiltFromTheFiles(layout: CacheLayout) throws {
+        try reopen(layout: layout) { path in
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+    }
+
+    @Test(arguments: CacheLayout.allCases)
+    func aCorruptIndexIsRebuiltFromTheFiles(layout: CacheLayout) throws {
+        try reopen(layout: layout) { path in
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test func anEmptyIndexFileIsRebuiltFromTheFiles() throws {
+        try reopen(layout: .native) { path in
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try Data().write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    @Test func anIndexOfAnotherSchemaIsRebuiltFromTheFiles() throws {
+        try reopen(layout: .sdwebimage) { path in
+            let database = try IndexDatabase(path: path)
+            try database.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+        }
+    }
+
+    @Test func theSchemaVersionAndLastRunAreRecorded() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            #expect(try cache.index.meta("layout") == "native")
+            #expect(try cache.index.lastRun() == nil)
+
+            let started = Date(timeIntervalSince1970: 1_700_000_000)
+            let run = RunRecord(job: "catalog", started: started, duration: 12.5, totals: ["fetched": 3, "failed": 1])
+            try cache.index.recordRun(RunRecord(job: "old", started: started.addingTimeInterval(-60), duration: 1, totals: [:]))
+            try cache.index.recordRun(run)
+            #expect(try cache.index.lastRun() == run)
+            #expect(try cache.index.meta("last_run") == "2")
+        }
+    }
+}

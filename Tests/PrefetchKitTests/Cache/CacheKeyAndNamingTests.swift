@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct CacheKeyAndNamingTests {
+    @Test func theDefaultKeyIsTheURL() {
+        let url = "https://cdn.example.com/a.jpg?sig=1&w=2#top"
+        #expect(CacheKeyRule.none.key(for: url) == url)
+    }
+
+    @Test func droppedParametersGoAndTheOthersKeepTheirOrder() {
+        let rule = CacheKeyRule.dropParams(["sig", "token"])
+        #expect(rule.key(for: "https://c.example/a.jpg?w=2&sig=abc&h=3&token=t") == "https://c.example/a.jpg?w=2&h=3")
+        #expect(rule.key(for: "https://c.example/a.jpg?sig=abc&token=t") == "https://c.example/a.jpg")
+        #expect(rule.key(for: "https://c.example/a.jpg?sig") == "https://c.example/a.jpg")
+        #expect(rule.key(for: "https://c.example/a.jpg?signature=1") == "https://c.example/a.jpg?signature=1")
+        #expect(rule.key(for: "https://c.example/a.jpg?token=1#frag") == "https://c.example/a.jpg#frag")
+        #expect(rule.key(for: "https://c.example/a.jpg") == "https://c.example/a.jpg")
+    }
+
+    @Test func stripQueryDropsQueryAndFragment() {
+        #expect(CacheKeyRule.stripQuery.key(for: "https://c.example/a.jpg?w=2#x") == "https://c.example/a.jpg")
+        #expect(CacheKeyRule.stripQuery.key(for: "https://c.example/a.jpg#x") == "https://c.example/a.jpg")
+    }
+
+    @Test func twoURLsWithOneKeyAreOneEntry() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let rule = CacheKeyRule.dropParams(["sig"])
+            let first = "https://c.example/a.png?sig=1"
+            let second = "https://c.example/a.png?sig=2"
+            try cache.store(data: pngLikeBody(1), as: NewEntry(url: first, key: rule.key(for: first)))
+            #expect(try cache.lookup(key: rule.key(for: second))?.url == first)
+            try cache.store(data: pngLikeBody(2), as: NewEntry(url: second, key: rule.key(for: second)))
+            #expect(try cache.index.entryCount() == 1)
+        }
+    }
+
+    // The cases of SDWebImageTests' SDImageCacheTests (test34-test37), names from coreutils md5sum.
+    @Test func sdWebImageNamesAPlainJPEGURL() {
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: "https://cdn.example.com/banners/1.jpg")
+            == "99188c0b078d261ed6690af68e92c853.jpg")
+    }
+
+    @Test func sdWebImageIgnoresDotsInTheQuery() {
+        let url = "https://maps.googleapis.com/maps/api/staticmap?center=48.8566,2.3522&format=png&maptype=roadmap&scale=2&size=375x200&zoom=15"
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: url) == "e71fc3239f5147046b9e7f07ad7e7d61")
+    }
+
+    @Test func sdWebImageKeepsThePathExtensionBeforeALongQuery() {
+        let url = "https://imggen.alicdn.com/3b11cea896a9438329d85abfb07b30a8.jpg?aid=tanx&tid=1166&m=%7B%22img_url%22%3A%22https%3A%2F%2Fgma.alicdn.com%2Fbao%2Fuploaded%2Fi4%2F1695306010722305097%2FTB2S2KjkHtlpuFjSspoXXbcDpXa_%21%210-saturn_solar.jpg_sum.jpg%22%7D&e=cb88dab197bfaa19804f6ec796ca906dab536b88fe6d4475795c7ee661a7ede1&size=640x246"
+        let name = CacheFileNaming.sdWebImageFileName(forKey: url)
+        #expect(name == CacheDigest.md5Hex(url) + ".jpg")
+    }
+
+    @Test func sdWebImageDropsAnExtensionLongerThan222Characters() {
+        let url = "https://imggen.alicdn.com/3b11cea896a9438329d85abfb07b30a8.jpg" + String(repeating: "a", count: 297)
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: url) == CacheDigest.md5Hex(url))
+        let longest = "https://c.example/x." + String(repeating: "b", count: 222)
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: longest).hasSuffix("." + String(repeating: "b", count: 222)))
+    }
+
+    @Test func sdWebImageNamesAKeyThatIsNotAURLByItsOwnExtension() {
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: "TestImageKey.png").hasSuffix(".png"))
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: "TestImageKey") == CacheDigest.md5Hex("TestImageKey"))
+    }
+
+    @Test func incrementalChecksumMatchesAKnownSHA256() {
+        let hasher = ContentHasher()
+        hasher.update(Data("a".utf8))
+        hasher.update(Data("bc".utf8))
+        #expect(hasher.finalize() == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// A fresh temporary folder for one cache test, removed by `withCacheTestFolder`.
+func withCacheTestFolder<Result>(_ body: (String) throws -> Result) throws -> Result {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("prefetchd-cache-test-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// A small body that sniffs as PNG and differs per `seed`.
+func pngLikeBody(_ seed: Int, length: Int = 300) -> Data {
+    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) })
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct DiskCacheTests {
+    @Test(arguments: CacheLayout.allCases)
+    func storedBodyIsFoundAgain(layout: CacheLayout) throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: layout)
+            let url = "https://cdn.example.com/a/b/photo.JPG?v=2"
+            let body = pngLikeBody(1)
+            let stored = try cache.store(data: body, as: NewEntry(url: url, key: url, setName: "hero", etag: "\"e1\""))
+
+            let found = try #require(try cache.lookup(key: url))
+            #expect(found == stored)
+            #expect(found.size == Int64(body.count))
+            #expect(found.format == .png)
+            #expect(found.setName == "hero")
+            #expect(found.etag == "\"e1\"")
+            #expect(FileManager.default.contents(atPath: found.path) == body)
+            #expect(try cache.lookup(key: url + "&other") == nil)
+        }
+    }
+
+    @Test func nativeLayoutFansOutBySHA256WithTheImageExtension() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            // Hashes from coreutils sha256sum.
+            #expect(cache.relativePath(forKey: "https://cdn.example.com/banners/1.JPG?x=1")
+                == "4/fa/4fa86cac76ebae20c02a718444cf3fb750774e45d29bee0614a7b92393fff7d2.jpg")
+            #expect(cache.relativePath(forKey: "https://cdn.example.com/noext")
+                == "e/8c/e8cebd4941771bcede6807187f5f17f237b76ac8b7432820509bf0a83bfe4f73")
+        }
+    }
+
+    @Test func aTempFileIsInvisibleUntilCommitted() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/a.png"
+            let finalPath = folder + "/" + cache.relativePath(forKey: url)
+            let temp = try cache.makeTempFile()
+            try temp.write(pngLikeBody(2))
+
+            #expect(temp.path.hasPrefix(folder + "/tmp/") && temp.path.hasSuffix(".part"))
+            #expect(!FileManager.default.fileExists(atPath: finalPath))
+            #expect(try cache.lookup(key: url) == nil)
+
+            try cache.commit(temp, as: NewEntry(url: url, key: url))
+            #expect(FileManager.default.fileExists(atPath: finalPath))
+            #expect(!FileManager.default.fileExists(atPath: temp.path))
+            #expect(throws: CacheError.tempFileClosed(path: temp.path)) { try cache.commit(temp, as: NewEntry(url: url, key: url)) }
+        }
+    }
+
+    @Test func aDroppedTempFileIsRemoved() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            var path = ""
+            do {
+                let temp = try cache.makeTempFile()
+                try temp.write(Data("partial".utf8))
+                path = temp.path
+                #expect(FileManager.default.fileExists(atPath: path))
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    @Test func durableCommitStoresTheSameBody() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .sdwebimage, durable: true)
+            let url = "https://cdn.example.com/d.gif"
+            let entry = try cache.store(data: Data("GIF89a-body".utf8), as: NewEntry(url: url, key: url))
+            #expect(entry.format == .gif)
+            #expect(FileManager.default.contents(atPath: entry.path) == Data("GIF89a-body".utf8))
+        }
+    }
+
+    @Test func openingWithAnotherLayoutIsAnError() throws {
+        try withCacheTestFolder { folder in
+            _ = try DiskCache.open(at: folder, layout: .native)
+            #expect(throws: CacheError.layoutMismatch(path: folder, existing: .native, requested: .sdwebimage)) {
+                try DiskCache.open(at: folder, layout: .sdwebimage)
+            }
+            // The marker alone decides once the index is gone.
+            try FileManager.default.removeItem(atPath: folder + "/index.sqlite")
+            #expect(throws: CacheError.layoutMismatch(path: folder, existing: .native, requested: .sdwebimage)) {
+                try DiskCache.open(at: folder, layout: .sdwebimage)
+            }
+        }
+    }
+
+    @Test func aSizeMismatchOnLookupDropsTheRow() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/s.png"
+            let entry = try cache.store(data: pngLikeBody(3), as: NewEntry(url: url, key: url))
+            try Data("short".utf8).write(to: URL(fileURLWithPath: entry.path))
+
+            #expect(try cache.lookup(key: url) == nil)
+            #expect(try cache.index.entryCount() == 0)
+        }
+    }
+
+    @Test func aMissingFileOnLookupDropsTheRow() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .sdwebimage)
+            let url = "https://cdn.example.com/m.png"
+            let entry = try cache.store(data: pngLikeBody(4), as: NewEntry(url: url, key: url))
+            try FileManager.default.removeItem(atPath: entry.path)
+
+            #expect(try cache.path(forKey: url) == nil)
+            #expect(try cache.index.entryCount() == 0)
+        }
+    }
+
+    @Test func pathCountsAsAUseWrittenAtFlush() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/t.png"
+            let entry = try cache.store(data: pngLikeBody(5), as: NewEntry(url: url, key: url))
+            try cache.flush()
+            let reader = try IndexDatabase(path: folder + "/index.sqlite")
+            let query = "SELECT accessed_at FROM entries"
+            let before = try #require(try reader.text(query))
+
+            let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+            #expect(try cache.path(forKey: url) == entry.path)
+            try cache.touch(key: url, at: later)
+            #expect(try reader.text(query) == before)
+
+            try cache.flush()
+            #expect(try reader.text(query).flatMap(Double.init) == later.timeIntervalSince1970)
+            #expect(try cache.lookup(key: url)?.accessedAt == later)
+        }
+    }
+
+    @Test func aRefetchKeepsTheFirstFetchTime() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/r.png"
+            let first = try cache.store(data: pngLikeBody(6), as: NewEntry(url: url, key: url))
+            let second = try cache.store(data: pngLikeBody(7, length: 500), as: NewEntry(url: url, key: url))
+
+            #expect(second.fetchedAt == first.fetchedAt)
+            #expect(second.size == 508)
+            #expect(try cache.index.entryCount() == 1)
+            #expect(FileManager.default.contents(atPath: second.path) == pngLikeBody(7, length: 500))
+        }
+    }
+
+    @Test func removeDeletesFileAndRow() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/x.webp"
+            let entry = try cache.store(data: pngLikeBody(8), as: NewEntry(url: url, key: url))
+            try cache.remove(key: url)
+            #expect(!FileManager.default.fileExists(atPath: entry.path))
+            #expect(try cache.lookup(key: url) == nil)
+        }
+    }
+
+    @Test func revalidationUpdatesValidatorsAndModificationTime() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/v.png"
+            try cache.store(data: pngLikeBody(9), as: NewEntry(url: url, key: url, etag: "\"a\""))
+            let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 60).rounded())
+            try cache.markRevalidated(key: url, etag: "\"b\"", lastModified: nil, at: later)
+
+            let entry = try #require(try cache.lookup(key: url))
+            #expect(entry.etag == "\"b\"")
+            #expect(entry.modifiedAt == later)
+            #expect(entry.validatedAt == later)
+            #expect(entry.fetchedAt < later)
+        }
+    }
+
+    @Test func countsBytesAndOldestEntries() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = (0..<3).map { "https://cdn.example.com/\($0).png" }
+            for (number, key) in keys.enumerated() {
+                try cache.store(data: pngLikeBody(number, length: 100), as: NewEntry(url: key, key: key))
+            }
+            try cache.touch(key: keys[0], at: Date().addingTimeInterval(100))
+
+            #expect(try cache.index.entryCount() == 3)
+            #expect(try cache.index.totalBytes() == 324)
+            try cache.flush()
+            #expect(try cache.index.oldestEntries(by: .access, limit: 2).map(\.key) == [keys[1], keys[2]])
+            #expect(try cache.index.oldestEntries(by: .creation).map(\.key) == keys)
+        }
+    }
+}
