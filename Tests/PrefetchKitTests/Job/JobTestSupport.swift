@@ -57,6 +57,7 @@ func expectDiagnostic(
     #expect(matching.count == 1, "several diagnostics at \(keyPath)", sourceLocation: sourceLocation)
     #expect(diagnostic.line == line && diagnostic.column == column, "\(diagnostic)", sourceLocation: sourceLocation)
     #expect(diagnostic.message.contains(text), "\(diagnostic)", sourceLocation: sourceLocation)
-    #expect(diagnostic.description.hasPrefix("\(diagnostic.file):\(line):\(column): \(keyPath): "), sourceLocation: sourceLocation)
+    let path = keyPath.isEmpty ? "" : "\(keyPath): "
+    #expect(diagnostic.description == "\(diagnostic.file):\(line):\(column): \(path)\(diagnostic.message)", sourceLocation: sourceLocation)
     #expect(diagnostic.file.hasSuffix(".yaml") || diagnostic.file.hasSuffix(".txt"), sourceLocation: sourceLocation)
 }
