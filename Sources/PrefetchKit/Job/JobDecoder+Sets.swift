@@ -117,11 +117,9 @@ extension JobDecoder {
         }
         var count = 0
         var invalid = 0
-        while let entry = reader.nextEntry({ bytes, column in
-            (problem: URLCheck.problem(bytes: bytes, url: String(decoding: bytes, as: UTF8.self)), column: column)
-        }) {
+        while let entry = reader.nextEntry() {
             count += 1
-            guard let problem = entry.problem else { continue }
+            guard let problem = URLCheck.problem(entry.url) else { continue }
             invalid += 1
             if invalid <= Self.maxURLFileDiagnostics {
                 append(JobDiagnostic(file: resolved, line: reader.lineNumber, column: entry.column, keyPath: path, message: problem))

@@ -35,29 +35,30 @@ final class URLFileReader {
         buffer.deallocate()
     }
 
-    /// Calls `body` with the next entry's bytes and its 1-based column; nil at the end or on failure.
-    func nextEntry<Result>(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result? {
-        while true {
-            let found: Result?? = nextLine { line in
+    /// The next entry and its 1-based column; nil at the end or on failure.
+    func nextEntry() -> (url: String, column: Int)? {
+        var entry: (url: String, column: Int)?
+        while entry == nil {
+            let read = nextLine { line in
                 var first = 0
                 var last = line.count
                 while first < last, Self.isBlank(line[first]) { first += 1 }
                 while last > first, Self.isBlank(line[last - 1]) { last -= 1 }
-                guard first < last, line[first] != UInt8(ascii: "#") else { return nil }
-                return body(UnsafeBufferPointer(rebasing: line[first..<last]), first + 1)
+                guard first < last, line[first] != UInt8(ascii: "#") else { return }
+                entry = (String(decoding: UnsafeBufferPointer(rebasing: line[first..<last]), as: UTF8.self), first + 1)
             }
-            guard let found else { return nil }
-            if let entry = found { return entry }
+            guard read else { return nil }
         }
+        return entry
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 
-    /// Calls `body` with the next raw line, without its `\n`; nil at the end or on failure.
-    private func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard failure == nil else { return nil }
+    /// Calls `body` with the next raw line, without its `\n`; false at the end or on failure.
+    private func nextLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard failure == nil else { return false }
         while true {
             if start < end, let base = buffer.baseAddress,
                let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), end - start) {
@@ -65,20 +66,26 @@ final class URLFileReader {
                 let chunk = UnsafeBufferPointer(start: base + start, count: stop - start)
                 start = stop + 1
                 lineNumber += 1
-                guard !pending.isEmpty else { return body(chunk) }
+                guard !pending.isEmpty else {
+                    body(chunk)
+                    return true
+                }
                 pending.append(contentsOf: chunk)
                 defer { pending.removeAll(keepingCapacity: true) }
-                return tooLong() ? nil : pending.withUnsafeBufferPointer(body)
+                if tooLong() { return false }
+                pending.withUnsafeBufferPointer(body)
+                return true
             }
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
             start = 0
             end = 0
-            if tooLong() { return nil }
+            if tooLong() { return false }
             guard !atEnd, refill() else {
-                guard failure == nil, !pending.isEmpty else { return nil }
+                guard failure == nil, !pending.isEmpty else { return false }
                 lineNumber += 1
                 defer { pending.removeAll() }
-                return pending.withUnsafeBufferPointer(body)
+                pending.withUnsafeBufferPointer(body)
+                return true
             }
         }
     }

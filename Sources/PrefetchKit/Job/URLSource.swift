@@ -69,8 +69,8 @@ public struct URLSource: Sequence, Sendable, Equatable {
                 defer { state = .pattern(urls) }
                 return urls.next()
             case .file(let reader, let keyPath):
-                if let url = reader.nextEntry({ bytes, _ in String(decoding: bytes, as: UTF8.self) }) {
-                    return url
+                if let entry = reader.nextEntry() {
+                    return entry.url
                 }
                 if let message = reader.failure {
                     failure = JobDiagnostic(
