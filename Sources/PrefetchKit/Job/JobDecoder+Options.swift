@@ -1,0 +1,133 @@
+extension JobDecoder {
+    /// Keys allowed in `defaults:` and, as overrides, in every set.
+    static let optionKeys = [
+        "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
+        "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "cache_key",
+    ]
+
+    /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
+    /// when one was written here, so its bound can be checked against the effective concurrency.
+    mutating func applyOptions(_ fields: [String: YAMLPair], _ path: String, to options: inout JobOptions) -> YAMLNode? {
+        for key in Self.optionKeys {
+            guard let node = fields[key]?.value else { continue }
+            let keyPath = Self.join(path, key)
+            switch key {
+            case "concurrency": set(&options.concurrency, int(node, keyPath, in: 1...1024))
+            case "per_host": set(&options.perHost, int(node, keyPath, in: 1...1024))
+            case "order": set(&options.order, choice(node, keyPath, as: QueueOrder.self))
+            case "timeout": set(&options.timeout, duration(node, keyPath, allowZero: false))
+            case "retries": set(&options.retries, int(node, keyPath, in: 0...100))
+            case "retry_failed": set(&options.retryFailed, bool(node, keyPath))
+            case "refresh": set(&options.refresh, choice(node, keyPath, as: RefreshPolicy.self))
+            case "headers": mergeHeaders(node, keyPath, into: &options.headers)
+            case "credentials": set(&options.credentials, credentials(node, keyPath))
+            case "cookies": set(&options.cookies, bool(node, keyPath))
+            case "insecure_tls": set(&options.insecureTLS, bool(node, keyPath))
+            case "validate": set(&options.validate, choice(node, keyPath, as: ValidationLevel.self))
+            case "formats": set(&options.formats, formats(node, keyPath))
+            case "max_bytes": set(&options.maxBytes, size(node, keyPath, allowZero: false))
+            case "max_pixels": set(&options.maxPixels, int(node, keyPath, in: 1...Int.max))
+            default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
+            }
+        }
+        return fields["per_host"]?.value
+    }
+
+    private func set<Value>(_ target: inout Value, _ value: Value?) {
+        if let value { target = value }
+    }
+
+    private func set<Value>(_ target: inout Value?, _ value: Value?) {
+        if let value { target = value }
+    }
+
+    /// Header names must be tokens and values a single line; a name replaces any written with other case.
+    private mutating func mergeHeaders(_ node: YAMLNode, _ path: String, into headers: inout [String: String]) {
+        guard case .mapping(let pairs) = node.content else {
+            report(node, path, "expected a mapping, found \(node.kindName)")
+            return
+        }
+        let names = pairs.compactMap { pair -> String? in
+            guard case .scalar(let name, _) = pair.key.content else { return nil }
+            return name
+        }
+        guard let fields = mapping(node, path, allowed: names) else { return }
+        for name in names {
+            guard let pair = fields[name], let value = string(pair.value, Self.join(path, name)) else { continue }
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
+                report(pair.key, Self.join(path, name), "`\(name)` is not a valid header name")
+                continue
+            }
+            guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
+                report(pair.value, Self.join(path, name), "a header value must be one line")
+                continue
+            }
+            for existing in headers.keys where existing.lowercased() == name.lowercased() {
+                headers[existing] = nil
+            }
+            headers[name] = value
+        }
+    }
+
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+    }
+
+    private mutating func credentials(_ node: YAMLNode, _ path: String) -> Credentials? {
+        guard let fields = mapping(node, path, allowed: ["username", "password_env"]) else { return nil }
+        guard let usernameNode = fields["username"]?.value, let variableNode = fields["password_env"]?.value else {
+            report(node, path, "needs both `username` and `password_env`")
+            return nil
+        }
+        let username = nonEmptyString(usernameNode, Self.join(path, "username"))
+        guard let variable = nonEmptyString(variableNode, Self.join(path, "password_env")) else { return nil }
+        guard EnvironmentExpansion.isVariableName(variable) else {
+            report(variableNode, Self.join(path, "password_env"), "`\(variable)` is not an environment variable name")
+            return nil
+        }
+        guard let password = expansion.environment[variable] else {
+            report(variableNode, Self.join(path, "password_env"), "environment variable `\(variable)` is not set")
+            return nil
+        }
+        return username.map { Credentials(username: $0, passwordVariable: variable, password: password) }
+    }
+
+    private mutating func formats(_ node: YAMLNode, _ path: String) -> [ImageFormat]? {
+        guard let items = list(node, path) else { return nil }
+        guard !items.isEmpty else {
+            report(node, path, "needs at least one format")
+            return nil
+        }
+        var formats: [ImageFormat] = []
+        var complete = true
+        for item in items {
+            guard let format = choice(item.node, item.path, as: ImageFormat.self) else {
+                complete = false
+                continue
+            }
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return complete ? formats : nil
+    }
+
+    private mutating func cacheKeyRule(_ node: YAMLNode, _ path: String) -> CacheKeyRule? {
+        guard let fields = mapping(node, path, allowed: ["drop_params", "strip_query"]) else { return nil }
+        switch (fields["drop_params"], fields["strip_query"]) {
+        case (let drop?, nil):
+            return stringList(drop.value, Self.join(path, "drop_params")).map(CacheKeyRule.dropParams)
+        case (nil, let strip?):
+            guard let enabled = bool(strip.value, Self.join(path, "strip_query")) else { return nil }
+            guard enabled else {
+                report(strip.value, Self.join(path, "strip_query"), "only `strip_query: true` is meaningful; leave `cache_key` out instead")
+                return nil
+            }
+            return .stripQuery
+        case (_?, let strip?):
+            report(strip.key, Self.join(path, "strip_query"), "give either `drop_params` or `strip_query`, not both")
+            return nil
+        case (nil, nil):
+            report(node, path, "needs `drop_params: [...]` or `strip_query: true`")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// One problem found in a job file (or in a URL file it names), printed on one line as
+/// `FILE:LINE:COLUMN: key.path: what is wrong`.
+public struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// The file the problem is in, as it was named.
+    public var file: String
+    /// 1-based line; 0 when the problem is about the file as a whole.
+    public var line: Int
+    /// 1-based column; 0 when the problem is about the file as a whole.
+    public var column: Int
+    /// Where in the job the problem is, like `sets[2].url_pattern`; empty for a YAML syntax error.
+    public var keyPath: String
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, keyPath: String, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String {
+        let place = line > 0 ? "\(file):\(line):\(column)" : file
+        let path = keyPath.isEmpty ? "" : "\(keyPath): "
+        return "\(place): \(path)\(message)"
+    }
+}
+
+/// A job file that cannot be used, with every problem found in it.
+public struct JobFileError: Error, Sendable, CustomStringConvertible {
+    /// All problems, in file order; never empty.
+    public var diagnostics: [JobDiagnostic]
+
+    public init(diagnostics: [JobDiagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    /// One line per diagnostic.
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

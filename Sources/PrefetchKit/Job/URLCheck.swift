@@ -1,0 +1,34 @@
+internal import Glibc
+
+/// The cheap check every job URL passes: absolute `http` or `https`, a host, no spaces or control bytes.
+///
+/// Runs once per URL file line, so the long scans are done by libc's `strcspn`.
+enum URLCheck {
+    /// Every byte a URL may not contain: controls, space and DEL.
+    private static let forbidden = String(decoding: Array(1...0x20) + [0x7F], as: UTF8.self)
+
+    /// Why `url` is not usable, or nil when it is.
+    static func problem(_ url: String) -> String? {
+        let length = url.utf8.count
+        return url.withCString { text -> String? in
+            let https = strncasecmp(text, "https://", 8) == 0
+            guard https || strncasecmp(text, "http://", 7) == 0 else {
+                return "`\(url)` is not an absolute http or https URL"
+            }
+            let clean = strcspn(text, forbidden)
+            guard clean == length else {
+                return "`\(url)` contains a space or control character at character \(clean + 1)"
+            }
+            let authority = text + (https ? 8 : 7)
+            let authorityLength = strcspn(authority, "/?#")
+            var hostStart = authorityLength
+            while hostStart > 0, authority[hostStart - 1] != CChar(UInt8(ascii: "@")) {
+                hostStart -= 1
+            }
+            guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
+                return "`\(url)` has no host"
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Where a set's URLs come from, read lazily: a list, a URL file streamed line by line, or a glob
+/// pattern expanded one URL at a time. Iterating never holds more than one URL file line or one
+/// expansion in memory beyond the job's own list.
+public struct URLSource: Sequence, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `urls:` as written (after `${VAR}` expansion).
+        case list([String])
+        /// `url_file:`, resolved against the job file's folder.
+        case file(path: String)
+        /// `url_pattern:`.
+        case pattern(URLPattern)
+    }
+
+    public let kind: Kind
+    /// How many URLs the source yields, counted when the job was loaded: the list's length, the
+    /// URL file's entries (counted by streaming it), or the product of the pattern's glob sizes.
+    public let count: Int
+    /// The key path diagnostics about this source name, like `sets[1].url_file`.
+    let keyPath: String
+
+    init(kind: Kind, count: Int, keyPath: String) {
+        self.kind = kind
+        self.count = count
+        self.keyPath = keyPath
+    }
+
+    public func makeIterator() -> Iterator {
+        switch kind {
+        case .list(let urls):
+            return Iterator(state: .list(urls.makeIterator()))
+        case .pattern(let pattern):
+            return Iterator(state: .pattern(pattern.makeIterator()))
+        case .file(let path):
+            do throws(ValueProblem) {
+                return Iterator(state: .file(try URLFileReader(path: path), keyPath: keyPath))
+            } catch {
+                return Iterator(
+                    state: .finished,
+                    failure: JobDiagnostic(file: path, line: 0, column: 0, keyPath: keyPath, message: error.message))
+            }
+        }
+    }
+
+    /// Yields URLs as strings. When a URL file cannot be opened or read, iteration ends early and
+    /// `failure` says why; check it after the loop.
+    public struct Iterator: IteratorProtocol {
+        enum State {
+            case list(IndexingIterator<[String]>)
+            case file(URLFileReader, keyPath: String)
+            case pattern(URLPattern.Iterator)
+            case finished
+        }
+
+        private var state: State
+        /// Why a URL file stopped before its end, or nil.
+        public private(set) var failure: JobDiagnostic?
+
+        init(state: State, failure: JobDiagnostic? = nil) {
+            self.state = state
+            self.failure = failure
+        }
+
+        public mutating func next() -> String? {
+            switch state {
+            case .list(var urls):
+                defer { state = .list(urls) }
+                return urls.next()
+            case .pattern(var urls):
+                defer { state = .pattern(urls) }
+                return urls.next()
+            case .file(let reader, let keyPath):
+                if let entry = reader.nextEntry() {
+                    return entry.url
+                }
+                if let message = reader.failure {
+                    failure = JobDiagnostic(
+                        file: reader.path, line: reader.lineNumber + 1, column: 1, keyPath: keyPath, message: message)
+                }
+                state = .finished
+                return nil
+            case .finished:
+                return nil
+            }
+        }
+    }
+}

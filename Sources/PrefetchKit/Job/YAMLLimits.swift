@@ -1,0 +1,11 @@
+/// Bounds that keep a hostile job file from exhausting memory while it is parsed.
+struct YAMLLimits: Sendable {
+    /// Largest document read, in bytes.
+    var maxBytes = 16 << 20
+    /// Most alias events (`*name`) one document may use.
+    var maxAliases = 100
+    /// Most nodes in the built tree, counting every copy an alias makes.
+    var maxNodes = 1_000_000
+
+    static let standard = YAMLLimits()
+}

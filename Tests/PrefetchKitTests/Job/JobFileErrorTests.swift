@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct JobFileErrorTests {
+    @Test func malformedYAMLStopsAtLibyamlsProblem() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("version: 1\nsets: [a, b\nname: x\n")
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostic.keyPath == "")
+        #expect(diagnostic.line == 3 && diagnostic.column == 5)
+        #expect(diagnostic.message.contains("did not find expected ',' or ']'"))
+        #expect(diagnostic.description == "\(folder.path)/job.yaml:3:5: \(diagnostic.message)")
+    }
+
+    @Test func reportsEveryWrongTypeInOneFile() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            name: [a]
+            cache: fast
+            defaults:
+              concurrency: many
+              headers: [Accept]
+              formats: jpeg
+              cookies: maybe
+              credentials: shop
+              cache_key: { drop_params: sig }
+            network:
+              allow_hosts: cdn.example.com
+              allow_private: ~
+            sets:
+              - name: a
+                urls: "https://x.example/1.png"
+            """)
+        expectDiagnostic(diagnostics, line: 2, column: 7, keyPath: "name", contains: "expected a scalar value, found a list")
+        expectDiagnostic(diagnostics, line: 3, column: 8, keyPath: "cache", contains: "expected a mapping, found a scalar")
+        expectDiagnostic(diagnostics, line: 5, column: 16, keyPath: "defaults.concurrency", contains: "`many` is not a whole number")
+        expectDiagnostic(diagnostics, line: 6, column: 12, keyPath: "defaults.headers", contains: "expected a mapping, found a list")
+        expectDiagnostic(diagnostics, line: 7, column: 12, keyPath: "defaults.formats", contains: "expected a list, found a scalar")
+        expectDiagnostic(diagnostics, line: 8, column: 12, keyPath: "defaults.cookies", contains: "not a boolean")
+        expectDiagnostic(diagnostics, line: 9, column: 16, keyPath: "defaults.credentials", contains: "expected a mapping")
+        expectDiagnostic(diagnostics, line: 10, column: 29, keyPath: "defaults.cache_key.drop_params", contains: "expected a list")
+        expectDiagnostic(diagnostics, line: 12, column: 16, keyPath: "network.allow_hosts", contains: "expected a list")
+        expectDiagnostic(diagnostics, line: 13, column: 18, keyPath: "network.allow_private", contains: "found null")
+        expectDiagnostic(diagnostics, line: 16, column: 11, keyPath: "sets[0].urls", contains: "expected a list, found a scalar")
+        #expect(diagnostics.count == 11)
+    }
+
+    @Test func unknownKeysSuggestTheClosestOne() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              concurency: 4
+              colour: red
+            sets:
+              - name: a
+                url_paterns: "https://x.example/[1-2].png"
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 3, keyPath: "defaults.concurency", contains: "unknown key `concurency`; did you mean `concurrency`?")
+        expectDiagnostic(diagnostics, line: 4, column: 3, keyPath: "defaults.colour", contains: "allowed keys are `concurrency`")
+        expectDiagnostic(diagnostics, line: 7, column: 5, keyPath: "sets[0].url_paterns", contains: "did you mean `url_pattern`?")
+        expectDiagnostic(diagnostics, line: 6, column: 5, keyPath: "sets[0]", contains: "no URL source")
+    }
+
+    @Test func versionMustBePresentAndSupported() throws {
+        let folder = try JobTestFolder()
+        let missing = try folder.diagnostics("sets:\n  - { name: a, urls: [] }\n")
+        expectDiagnostic(missing, line: 1, column: 1, keyPath: "version", contains: "missing; this prefetchd reads `version: 1`")
+        let unsupported = try folder.diagnostics("version: 2\nsets:\n  - { name: a, urls: [] }\n")
+        expectDiagnostic(unsupported, line: 1, column: 10, keyPath: "version", contains: "unsupported version `2`")
+    }
+
+    @Test func badSizesDurationsAndFractions() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            cache:
+              max_size: -1GiB
+              max_age: 3 weeks
+              trim_to: 1.5
+            defaults:
+              timeout: 0
+              max_bytes: 12XB
+            sets:
+              - { name: a, timeout: 15, urls: [] }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 13, keyPath: "cache.max_size", contains: "is negative")
+        expectDiagnostic(diagnostics, line: 4, column: 12, keyPath: "cache.max_age", contains: "unknown unit `weeks`")
+        expectDiagnostic(diagnostics, line: 5, column: 12, keyPath: "cache.trim_to", contains: "outside (0, 1]")
+        expectDiagnostic(diagnostics, line: 7, column: 12, keyPath: "defaults.timeout", contains: "must be above zero")
+        expectDiagnostic(diagnostics, line: 8, column: 14, keyPath: "defaults.max_bytes", contains: "unknown unit `XB`")
+        expectDiagnostic(diagnostics, line: 10, column: 25, keyPath: "sets[0].timeout", contains: "needs a unit")
+    }
+
+    @Test func unknownEnumValuesListTheAllowedOnes() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            cache: { layout: flat, expire_by: birth }
+            defaults: { order: random, refresh: sometimes, validate: strict, formats: [jpeg, bmp] }
+            sets:
+              - { name: a, priority: urgent, urls: [] }
+            """)
+        expectDiagnostic(diagnostics, line: 2, column: 18, keyPath: "cache.layout", contains: "unknown value `flat`; use one of native, sdwebimage")
+        expectDiagnostic(diagnostics, line: 2, column: 35, keyPath: "cache.expire_by", contains: "use one of access, modification, creation")
+        expectDiagnostic(diagnostics, line: 3, column: 20, keyPath: "defaults.order", contains: "use one of fifo, lifo")
+        expectDiagnostic(diagnostics, line: 3, column: 37, keyPath: "defaults.refresh", contains: "use one of never, stale, always")
+        expectDiagnostic(diagnostics, line: 3, column: 58, keyPath: "defaults.validate", contains: "use one of none, sniff, header, decode")
+        expectDiagnostic(diagnostics, line: 3, column: 82, keyPath: "defaults.formats[1]", contains: "use one of jpeg, png, gif, webp")
+        expectDiagnostic(diagnostics, line: 5, column: 26, keyPath: "sets[0].priority", contains: "use one of high, normal, low")
+    }
+
+    @Test func urlSourcesMustBeExactlyOneAndReadable() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - name: none
+              - name: two
+                urls: ["https://x.example/1.png"]
+                url_pattern: "https://x.example/[1-2].png"
+              - name: missing
+                url_file: nowhere.txt
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 5, keyPath: "sets[0]", contains: "no URL source; give exactly one of")
+        expectDiagnostic(diagnostics, line: 6, column: 5, keyPath: "sets[1].url_pattern", contains: "found `urls` and `url_pattern`")
+        expectDiagnostic(diagnostics, line: 8, column: 15, keyPath: "sets[2].url_file", contains: "No such file or directory")
+    }
+
+    @Test func malformedGlobs() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, url_pattern: "https://x.example/[1-9.png" }
+              - { name: b, url_pattern: "https://x.example/{a,b.png" }
+              - { name: c, url_pattern: "https://x.example/[9-1].png" }
+              - { name: d, url_pattern: "https://x.example/[a-9].png" }
+              - { name: e, url_pattern: "https://x.example/[1-10000][1-10000][1-2].png" }
+              - { name: f, url_pattern: "https://x.example/a]" }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 29, keyPath: "sets[0].url_pattern", contains: "`[` at character 19 is never closed")
+        expectDiagnostic(diagnostics, line: 4, column: 29, keyPath: "sets[1].url_pattern", contains: "`{` at character 19 is never closed")
+        expectDiagnostic(diagnostics, line: 5, column: 29, keyPath: "sets[2].url_pattern", contains: "runs backwards")
+        expectDiagnostic(diagnostics, line: 6, column: 29, keyPath: "sets[3].url_pattern", contains: "mixes kinds")
+        expectDiagnostic(diagnostics, line: 7, column: 29, keyPath: "sets[4].url_pattern", contains: "more than 100000000 URLs")
+        expectDiagnostic(diagnostics, line: 8, column: 29, keyPath: "sets[5].url_pattern", contains: "closes no glob")
+    }
+
+    @Test func duplicateKeysAndSetNames() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              timeout: 5s
+              timeout: 6s
+            sets:
+              - { name: a, urls: [] }
+              - { name: a, urls: [] }
+            """)
+        expectDiagnostic(diagnostics, line: 4, column: 3, keyPath: "defaults.timeout", contains: "duplicate key `timeout`; first given at line 3")
+        expectDiagnostic(diagnostics, line: 7, column: 13, keyPath: "sets[1].name", contains: "duplicate set name `a`; first used at line 6")
+    }
+
+    @Test func refusesAliasBombsAndOversizedDocuments() throws {
+        let folder = try JobTestFolder()
+        let aliases = (0..<101).map { _ in "    - *x" }.joined(separator: "\n")
+        let bomb = try folder.diagnostics("version: 1\nx: &x [a, b]\nsets:\n  - name: a\n    urls:\n\(aliases)\n")
+        #expect(bomb.count == 1)
+        expectDiagnostic(bomb, line: 106, column: 7, keyPath: "", contains: "more than 100 aliases")
+
+        var small = YAMLLimits.standard
+        small.maxNodes = 50
+        let wide = "version: 1\nsets: [" + (0..<60).map(String.init).joined(separator: ", ") + "]\n"
+        expectDiagnostic(try folder.diagnostics(wide, limits: small), line: 2, column: 178, keyPath: "", contains: "more than 50 nodes")
+
+        let huge = "version: 1\n" + String(repeating: "# padding to go past the sixteen MiB limit\n", count: 400_000)
+        expectDiagnostic(try folder.diagnostics(huge), line: 1, column: 1, keyPath: "", contains: "over the limit of 16777216 bytes")
+    }
+
+    @Test func urlsMustBeAbsoluteHTTP() throws {
+        let folder = try JobTestFolder()
+        try folder.write("list.txt", "https://x.example/ok.png\n# comment\n\nftp://x.example/a.png\n   /relative.png\nhttps:///nohost.png\n")
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, urls: ["https://x.example/1.png", "x.example/2.png", "https://x.example/a b.png"] }
+              - { name: b, url_file: list.txt }
+              - { name: c, url_pattern: "ftp://x.example/[1-2].png" }
+              - { name: d, url_pattern: "https://{a,}.example/[1-2].png" }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 50, keyPath: "sets[0].urls[1]", contains: "not an absolute http or https URL")
+        expectDiagnostic(diagnostics, line: 3, column: 69, keyPath: "sets[0].urls[2]", contains: "space or control character at character 20")
+        let fileProblems = diagnostics.filter { $0.keyPath == "sets[1].url_file" }
+        #expect(fileProblems.map(\.description) == [
+            "\(folder.path)/list.txt:4:1: sets[1].url_file: `ftp://x.example/a.png` is not an absolute http or https URL",
+            "\(folder.path)/list.txt:5:4: sets[1].url_file: `/relative.png` is not an absolute http or https URL",
+            "\(folder.path)/list.txt:6:1: sets[1].url_file: `https:///nohost.png` has no host",
+        ])
+        expectDiagnostic(diagnostics, line: 5, column: 29, keyPath: "sets[2].url_pattern", contains: "must start with a literal http:// or https://")
+        expectDiagnostic(diagnostics, line: 6, column: 29, keyPath: "sets[3].url_pattern", contains: "list item `` is not a host name part")
+    }
+
+    @Test func rangesOfCountsAndEmptySets() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults: { concurrency: 0, retries: -1 }
+            sets: []
+            """)
+        expectDiagnostic(diagnostics, line: 2, column: 26, keyPath: "defaults.concurrency", contains: "0 is out of range; use 1...1024")
+        expectDiagnostic(diagnostics, line: 2, column: 38, keyPath: "defaults.retries", contains: "-1 is out of range; use 0...100")
+        expectDiagnostic(diagnostics, line: 3, column: 7, keyPath: "sets", contains: "needs at least one set")
+
+        let perHost = try folder.diagnostics("""
+            version: 1
+            defaults: { concurrency: 4, per_host: 8 }
+            sets:
+              - { name: a, concurrency: 2, per_host: 1, urls: [] }
+              - { name: b, concurrency: 10, urls: [] }
+              - { name: c, concurrency: 3, urls: [] }
+            """)
+        expectDiagnostic(perHost, line: 2, column: 39, keyPath: "defaults.per_host", contains: "per_host 8 is more than concurrency 4")
+        expectDiagnostic(perHost, line: 6, column: 29, keyPath: "sets[2].concurrency", contains: "per_host 8 is more than concurrency 3")
+        #expect(perHost.count == 2)
+    }
+
+    @Test func missingEnvironmentVariables() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            cache: { path: "${CACHE_DIR}/x" }
+            defaults:
+              credentials: { username: u, password_env: SHOP_PASSWORD }
+            sets:
+              - { name: a, urls: ["https://${HOST}/1.png"] }
+            """, environment: ["HOST": "x.example"])
+        expectDiagnostic(diagnostics, line: 2, column: 16, keyPath: "cache.path", contains: "environment variable `CACHE_DIR` is not set")
+        expectDiagnostic(diagnostics, line: 4, column: 45, keyPath: "defaults.credentials.password_env", contains: "`SHOP_PASSWORD` is not set")
+        #expect(diagnostics.count == 2)
+    }
+}
