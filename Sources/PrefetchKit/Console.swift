@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Standard output for machine output (JSON, paths), standard error for everything a person reads.

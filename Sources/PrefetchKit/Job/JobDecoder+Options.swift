@@ -73,7 +73,7 @@ extension JobDecoder {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
     }
 
-    private mutating func credentials(_ node: YAMLNode, _ path: String) -> Credentials? {
+    private mutating func credentials(_ node: YAMLNode, _ path: String) -> CredentialSettings? {
         guard let fields = mapping(node, path, allowed: ["username", "password_env"]) else { return nil }
         guard let usernameNode = fields["username"]?.value, let variableNode = fields["password_env"]?.value else {
             report(node, path, "needs both `username` and `password_env`")
@@ -89,7 +89,7 @@ extension JobDecoder {
             report(variableNode, Self.join(path, "password_env"), "environment variable `\(variable)` is not set")
             return nil
         }
-        return username.map { Credentials(username: $0, passwordVariable: variable, password: password) }
+        return username.map { CredentialSettings(username: $0, passwordVariable: variable, password: password) }
     }
 
     private mutating func formats(_ node: YAMLNode, _ path: String) -> [ImageFormat]? {

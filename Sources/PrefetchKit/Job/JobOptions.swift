@@ -16,7 +16,7 @@ public struct JobOptions: Sendable, Equatable {
     public var refresh = RefreshPolicy.never
     /// Request headers; names are unique ignoring case.
     public var headers = ["Accept": "image/*,*/*;q=0.8"]
-    public var credentials: Credentials?
+    public var credentials: CredentialSettings?
     public var cookies = false
     /// Accept invalid TLS certificates.
     public var insecureTLS = false
@@ -27,8 +27,8 @@ public struct JobOptions: Sendable, Equatable {
     public var maxBytes: Int64 = 20 << 20
     /// Largest width x height accepted, above zero.
     public var maxPixels = 89_478_485
-    /// How a URL becomes a cache key; nil keeps the URL as it is.
-    public var cacheKey: CacheKeyRule?
+    /// How a URL becomes a cache key; `.none` keeps the URL as it is.
+    public var cacheKey = CacheKeyRule.none
 
     /// The built-in defaults, used for every key a job file leaves out.
     public init() {}
@@ -36,7 +36,7 @@ public struct JobOptions: Sendable, Equatable {
 
 /// HTTP credentials; the password is read from the environment variable `passwordVariable` when the
 /// job is loaded and is never printed.
-public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+public struct CredentialSettings: Sendable, Equatable, CustomStringConvertible {
     public var username: String
     public var passwordVariable: String
     public var password: String
@@ -48,14 +48,6 @@ public struct Credentials: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(username) (password from $\(passwordVariable))" }
-}
-
-/// `cache_key:` — how a URL is turned into the key its cache entry is stored under.
-public enum CacheKeyRule: Sendable, Equatable {
-    /// Remove these query parameters (exact names), keep the rest in order.
-    case dropParams([String])
-    /// Remove the whole query string.
-    case stripQuery
 }
 
 /// `cache:` — where the cache lives and how it is kept in bounds.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Shows a run's progress on standard error: one live line redrawn on a terminal, otherwise a

@@ -69,7 +69,7 @@ import Testing
         #expect(options.retryFailed)
         #expect(options.refresh == .stale)
         #expect(options.headers == ["Accept": "image/webp", "X-Shop": "s1"])
-        #expect(options.credentials == Credentials(username: "shop", passwordVariable: "SHOP_PASSWORD", password: "hunter2"))
+        #expect(options.credentials == CredentialSettings(username: "shop", passwordVariable: "SHOP_PASSWORD", password: "hunter2"))
         #expect(options.cookies)
         #expect(options.insecureTLS)
         #expect(options.validate == .header)
@@ -109,7 +109,7 @@ import Testing
         #expect(options.refresh == .never && options.headers == ["Accept": "image/*,*/*;q=0.8"])
         #expect(options.credentials == nil && options.cookies == false && options.insecureTLS == false)
         #expect(options.validate == .decode && options.formats == [.jpeg, .png, .gif, .webp])
-        #expect(options.maxBytes == 20 * 1024 * 1024 && options.maxPixels == 89_478_485 && options.cacheKey == nil)
+        #expect(options.maxBytes == 20 * 1024 * 1024 && options.maxPixels == 89_478_485 && options.cacheKey == .none)
     }
 
     @Test func aSetOverridesEveryDefaultKey() throws {
@@ -156,7 +156,7 @@ import Testing
         expected.retryFailed = true
         expected.refresh = .always
         expected.headers = ["accept": "image/jpeg", "X-Trace": "1", "X-Extra": "yes"]
-        expected.credentials = Credentials(username: "u", passwordVariable: "PW", password: "secret")
+        expected.credentials = CredentialSettings(username: "u", passwordVariable: "PW", password: "secret")
         expected.cookies = true
         expected.insecureTLS = true
         expected.validate = .sniff
