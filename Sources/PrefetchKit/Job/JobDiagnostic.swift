@@ -31,8 +31,17 @@ public struct JobFileError: Error, Sendable, CustomStringConvertible {
     /// All problems, in file order; never empty.
     public var diagnostics: [JobDiagnostic]
 
+    /// Sorts the diagnostics by line and column within each file, files in order of first mention.
     public init(diagnostics: [JobDiagnostic]) {
-        self.diagnostics = diagnostics
+        var fileOrder: [String: Int] = [:]
+        for diagnostic in diagnostics where fileOrder[diagnostic.file] == nil {
+            fileOrder[diagnostic.file] = fileOrder.count
+        }
+        self.diagnostics = diagnostics.enumerated().sorted { left, right in
+            let l = (fileOrder[left.element.file]!, left.element.line, left.element.column, left.offset)
+            let r = (fileOrder[right.element.file]!, right.element.line, right.element.column, right.offset)
+            return l < r
+        }.map(\.element)
     }
 
     /// One line per diagnostic.

@@ -1,3 +1,6 @@
+import Foundation
+import PrefetchKit
+
 /// `prefetchd check`: validate job files only.
 enum CheckCommand {
     static let spec = CommandSpec(
@@ -5,11 +8,29 @@ enum CheckCommand {
         synopsis: "check JOB.yaml [JOB.yaml ...]",
         summary: "Validate job files and print a one-line summary of each; no network, no cache writes.",
         details: """
-            Reports every problem as FILE:LINE:COLUMN: key.path: what is wrong. Exit 0 when every
-            file is valid, 2 otherwise.
+            Prints FILE: ok — N sets, M URLs, cache DIR for each valid file on standard output, and
+            every problem of the others as FILE:LINE:COLUMN: key.path: what is wrong on standard
+            error. Exit 0 when every file is valid, 2 otherwise.
             """,
         options: [],
         examples: ["prefetchd check jobs/catalog.yaml", "prefetchd check jobs/*.yaml"],
-        execute: { _ in throw NotAvailable(command: "check", engine: "the job file loader") }
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("check: no job file given (usage: prefetchd check JOB.yaml [JOB.yaml ...])")
+        }
+        var status = ExitStatus.success
+        for path in arguments.positionals {
+            do {
+                let summary = try JobFile.check(path: path, environment: ProcessInfo.processInfo.environment)
+                Console.out("\(summary)\n")
+            } catch {
+                Console.error("\(error)\n")
+                status = .usage
+            }
+        }
+        return status
+    }
 }

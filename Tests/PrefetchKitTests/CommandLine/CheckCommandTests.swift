@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `prefetchd check` end to end: summaries for good files, every problem for bad ones, exit 0 or 2.
+@Suite struct CheckCommandTests {
+    @Test func validFilePrintsItsSummaryAndExits0() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("urls.txt", "# two\nhttp://127.0.0.1:1/a.png\nhttp://127.0.0.1:1/b.png\n")
+        try folder.write("good.yaml", """
+            version: 1
+            cache: { path: cache-here }
+            sets:
+              - { name: a, urls: ["http://127.0.0.1:1/x.jpg"] }
+              - { name: b, url_file: urls.txt }
+              - { name: c, url_pattern: "http://127.0.0.1:1/t/[001-120].jpg" }
+            """)
+        let outcome = try Binary.run(["check", "good.yaml"], in: folder.url)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "good.yaml: ok — 3 sets, 123 URLs, cache \(folder.path)/cache-here\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cache-here").path), "check wrote a cache")
+    }
+
+    @Test func everyProblemOfABadFileIsReportedInFileOrder() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("bad.yaml", """
+            version: 1
+            defaults:
+              timeout: soon
+              ordr: lifo
+            sets:
+              - name: a
+                urls: "http://127.0.0.1/x.jpg"
+            """)
+        let outcome = try Binary.run(["check", "bad.yaml"], in: folder.url)
+        #expect(outcome.status == 2)
+        #expect(outcome.stdout.isEmpty)
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.hasPrefix("bad.yaml:3:12: defaults.timeout: ") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("bad.yaml:4:3: defaults.ordr: unknown key `ordr`; did you mean `order`?") == true)
+        #expect(lines.last?.hasPrefix("bad.yaml:7:11: sets[0].urls: ") == true)
+    }
+
+    @Test func goodAndBadFilesTogetherExit2AndReportBoth() throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("good.yaml", "version: 1\nsets: [{ name: a, urls: [\"https://h.example/x.png\"] }]\n")
+        try folder.write("bad.yaml", "sets: [{ name: a, urls: [\"ftp://h.example/x.png\"] }]\n")
+        let outcome = try Binary.run(["check", "good.yaml", "bad.yaml"], in: folder.url)
+        #expect(outcome.status == 2)
+        #expect(outcome.stdout.hasPrefix("good.yaml: ok — 1 set, 1 URL"))
+        #expect(outcome.stderr.contains("bad.yaml:"))
+        #expect(outcome.stderr.contains("version"))
+        #expect(outcome.stderr.contains("ftp://"))
+    }
+
+    @Test func missingJobFileArgumentIsAUsageError() throws {
+        let outcome = try Binary.run(["check"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("no job file given"))
+    }
+
+    @Test func unreadableJobFileNamesTheFile() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Binary.run(["check", "nope.yaml"], in: folder.url)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.hasPrefix("nope.yaml"))
+    }
+}
