@@ -22,10 +22,11 @@ parameters give byte-identical files. When OUT/corpus.stamp records the same par
 the images are not generated again. The URL list (OUT/urls.txt) and one job file per
 validation level (OUT/job-<level>.yaml) are rewritten on every call, since they depend
 on the server's base URL. The job files name no cache path: prefetchd takes it from
-`--cache DIR` on its command line.
+`--cache DIR` on its command line. They set per_host (default 16) so that a single-host
+benchmark is not held below the concurrency given with `--concurrency`.
 
 Usage: corpus.py [--count N] [--seed S] [--pool P] [--large-fraction F]
-                 [--base-url URL] [--validate LEVEL ...] [--out DIR]
+                 [--base-url URL] [--validate LEVEL ...] [--per-host N] [--out DIR]
 Prints the corpus folder on standard output.
 """
 
@@ -61,6 +62,8 @@ def parse_arguments():
     parser.add_argument("--validate", nargs="+", default=["decode"],
                         choices=["none", "sniff", "header", "decode"],
                         help="validation levels to write job files for (default decode)")
+    parser.add_argument("--per-host", type=int, default=16,
+                        help="per_host connection limit written into the job files (default 16)")
     parser.add_argument("--out", type=Path,
                         help="corpus folder (default bench/out/corpus-n<count>-s<seed>-p<pool>-l<fraction>)")
     arguments = parser.parse_args()
@@ -131,6 +134,14 @@ def fit_size(rng, target, large):
     raise RuntimeError(f"could not make a JPEG of about {target:.0f} bytes")
 
 
+def progress(text, last):
+    """A progress line rewritten in place on a terminal; only the last one otherwise."""
+    if sys.stderr.isatty():
+        print(f"\rcorpus: {text}", end="\n" if last else "", file=sys.stderr, flush=True)
+    elif last:
+        print(f"corpus: {text}", file=sys.stderr)
+
+
 def make_pool(rng, pool_size, large_count):
     """Pool entries: (is_large, jpeg bytes)."""
     pool = []
@@ -141,8 +152,7 @@ def make_pool(rng, pool_size, large_count):
         else:
             target = rng.uniform(*SMALL_RANGE)
         pool.append((large, fit_size(rng, target, large)))
-        print(f"\rcorpus: pool image {index + 1}/{pool_size}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+        progress(f"pool image {index + 1}/{pool_size}", index + 1 == pool_size)
     return pool
 
 
@@ -175,8 +185,7 @@ def generate_images(folder, arguments, parameters):
         path.write_bytes(data)
         total_bytes += len(data)
         if index % 500 == 499 or index == arguments.count - 1:
-            print(f"\rcorpus: image {index + 1}/{arguments.count}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+            progress(f"image {index + 1}/{arguments.count}", index == arguments.count - 1)
     stamp = dict(parameters, files=arguments.count, bytes=total_bytes, large=large_total)
     (folder / STAMP_NAME).write_text(json.dumps(stamp, indent=2, sort_keys=True) + "\n")
     print(f"corpus: {arguments.count} images, {total_bytes / 1e9:.2f} GB, {large_total} large", file=sys.stderr)
@@ -195,6 +204,7 @@ def write_jobs(folder, arguments):
             "  max_size: 0\n"
             "  max_age: 0\n"
             "defaults:\n"
+            f"  per_host: {arguments.per_host}\n"
             f"  validate: {level}\n"
             "  formats: [jpeg]\n"
             "network:\n"
