@@ -200,9 +200,11 @@ fi
 {
     echo "Fetch benchmark, $(date -u +%Y-%m-%dT%H:%MZ): $images images ($(awk -v b="$corpus_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB)," \
         "concurrency $concurrency, nginx on 127.0.0.1 (sendfile, keep-alive), corpus in the page cache."
+    echo
     echo "Machine: $(nproc) cores, Linux $(uname -r), $(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
         "load average $load_start at the start, $(cut -d ' ' -f 1-3 /proc/loadavg) at the end." \
         "$(curl --version | head -n 1 | cut -d ' ' -f 1-2), $(aria2c --version | head -n 1), $(nginx -v 2>&1 | sed 's/.*: //')."
+    echo
     echo "$prefetchd_note"
     echo
     echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | URLs/s vs curl | check |"
