@@ -48,10 +48,19 @@ public final class ContentHasher {
 
     /// The checksum of a whole file, read in 64 KiB chunks.
     static func checksum(ofFileAt path: String) throws(CacheError) -> String {
+        try checksum(ofFileAt: path, sync: false).checksum
+    }
+
+    /// The checksum and byte count of a whole file, read in 64 KiB chunks; `sync` fsyncs it first.
+    static func checksum(ofFileAt path: String, sync: Bool) throws(CacheError) -> (checksum: String, size: Int64) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .fromErrno("open", path) }
         defer { close(fd) }
+        if sync {
+            guard fsync(fd) == 0 else { throw .fromErrno("fsync", path) }
+        }
         let hasher = ContentHasher()
+        var size: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         while true {
@@ -61,9 +70,10 @@ public final class ContentHasher {
                 throw .fromErrno("read", path)
             }
             if count == 0 { break }
+            size += Int64(count)
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
-        return hasher.finalize()
+        return (hasher.finalize(), size)
     }
 }
 

@@ -51,15 +51,36 @@ public final class DiskCache: Sendable {
 
     /// A new empty temp file in `<cache>/tmp/`, named `<pid>-<counter>-<random>.part`.
     public func makeTempFile() throws(CacheError) -> TempFile {
+        try TempFile(path: makeTempPath())
+    }
+
+    /// A fresh path in `<cache>/tmp/` for a writer that creates the file itself (the downloader).
+    /// Named like `makeTempFile()`'s files, so the sweeper treats both alike.
+    public func makeTempPath() -> String {
         let counter = tempCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
-        return try TempFile(path: "\(tempFolder)/\(getpid())-\(counter)-\(random)\(TempFile.suffix)")
+        return "\(tempFolder)/\(getpid())-\(counter)-\(random)\(TempFile.suffix)"
     }
 
     /// Moves a finished temp file to its final name and records it. Replaces an earlier body for the key.
     @discardableResult
     public func commit(_ temp: TempFile, as entry: NewEntry) throws(CacheError) -> CacheEntry {
         let checksum = try temp.finish(durable: durable)
+        let stored = try install(temp.path, size: temp.byteCount, checksum: checksum, as: entry)
+        temp.markCommitted()
+        return stored
+    }
+
+    /// Commits a finished file another writer made at `tempPath` (from `makeTempPath()`): hashes it by
+    /// reading it back, fsyncs it when `durable`, renames it into place and records it.
+    @discardableResult
+    public func commit(fileAt tempPath: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
+        let (checksum, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
+        return try install(tempPath, size: size, checksum: checksum, as: entry)
+    }
+
+    /// Renames a closed temp file to `entry`'s final name, then records the row.
+    private func install(_ tempPath: String, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
         let relativePath = relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
         let folder = (finalPath as NSString).deletingLastPathComponent
@@ -67,8 +88,7 @@ public final class DiskCache: Sendable {
             try Self.makeDirectory((folder as NSString).deletingLastPathComponent)
             try Self.makeDirectory(folder)
         }
-        guard rename(temp.path, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
-        temp.markCommitted()
+        guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
         if durable { try Self.syncDirectory(folder) }
         let format: ImageFormat?
         if let known = entry.format {
@@ -79,7 +99,7 @@ public final class DiskCache: Sendable {
         let now = Date()
         let stored = CacheEntry(
             url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
-            size: temp.byteCount, format: format, width: entry.width,
+            size: size, format: format, width: entry.width,
             height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
             fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now)
         try index.upsert(stored)

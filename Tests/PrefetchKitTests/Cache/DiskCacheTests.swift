@@ -52,6 +52,27 @@ import Testing
         }
     }
 
+    @Test func aFileWrittenByTheDownloaderIsHashedAndCommitted() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/d.png"
+            let tempPath = cache.makeTempPath()
+            #expect(tempPath.hasPrefix(folder + "/tmp/") && tempPath.hasSuffix(".part"))
+            #expect(!FileManager.default.fileExists(atPath: tempPath), "makeTempPath must not create the file")
+            let body = Data("abc".utf8)
+            #expect(FileManager.default.createFile(atPath: tempPath, contents: body))
+
+            let stored = try cache.commit(fileAt: tempPath, as: NewEntry(url: url, key: url, setName: "s"))
+
+            #expect(!FileManager.default.fileExists(atPath: tempPath))
+            #expect(stored.size == 3)
+            // sha256("abc") from coreutils sha256sum.
+            #expect(stored.checksum == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            #expect(try cache.lookup(key: url)?.path == stored.path)
+            #expect(FileManager.default.contents(atPath: stored.path) == body)
+        }
+    }
+
     @Test func aDroppedTempFileIsRemoved() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
