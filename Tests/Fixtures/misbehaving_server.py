@@ -28,6 +28,7 @@ Routes:
 """
 
 import base64
+import signal
 import socket
 import struct
 import sys
@@ -220,6 +221,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
+    # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
