@@ -39,3 +39,7 @@ CURLcode pf_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **value) {
 CURLMcode pf_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+
+CURLSHcode pf_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}

@@ -19,4 +19,6 @@ CURLcode pf_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **value);
 
 CURLMcode pf_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+CURLSHcode pf_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+
 #endif

@@ -1,0 +1,82 @@
+internal import CCurl
+
+extension Attempt {
+    /// Sets every option of the request on a freshly reset easy handle; returns the header list,
+    /// which must outlive the transfer.
+    func configure(_ easy: Easy, cookieShare: CookieShare) throws(FetchError) -> UnsafeMutablePointer<curl_slist>? {
+        let request = job.request
+        try easy.reset()
+        try easy.set(CURLOPT_URL, request.url, "CURLOPT_URL")
+        try easy.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR")
+        try easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR")
+        try easy.set(CURLOPT_FOLLOWLOCATION, 1, "CURLOPT_FOLLOWLOCATION")
+        try easy.set(CURLOPT_MAXREDIRS, 5, "CURLOPT_MAXREDIRS")
+        // HTTP/2 only when TLS negotiates it; never cleartext h2c.
+        try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "CURLOPT_HTTP_VERSION")
+        // No CURLOPT_ACCEPT_ENCODING: no Accept-Encoding header goes out, so servers answer identity and
+        // the bytes stored are the bytes sent.
+
+        let total = max(request.timeout, .milliseconds(1))
+        let patience = min(total, .seconds(10))
+        try easy.set(CURLOPT_TIMEOUT_MS, milliseconds(total), "CURLOPT_TIMEOUT_MS")
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(patience), "CURLOPT_CONNECTTIMEOUT_MS")
+        // Under 1 byte/s for `patience` aborts a stalled server.
+        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1, "CURLOPT_LOW_SPEED_LIMIT")
+        try easy.set(CURLOPT_LOW_SPEED_TIME, max(Int((patience / .seconds(1)).rounded(.up)), 1), "CURLOPT_LOW_SPEED_TIME")
+        try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maxBytes, "CURLOPT_MAXFILESIZE_LARGE")
+
+        let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        try easy.set(CURLOPT_WRITEFUNCTION, callback: attemptWriteCallback, "CURLOPT_WRITEFUNCTION")
+        try easy.set(CURLOPT_WRITEDATA, pointer: context, "CURLOPT_WRITEDATA")
+        try easy.set(CURLOPT_HEADERFUNCTION, callback: attemptHeaderCallback, "CURLOPT_HEADERFUNCTION")
+        try easy.set(CURLOPT_HEADERDATA, pointer: context, "CURLOPT_HEADERDATA")
+
+        if let credentials = request.credentials {
+            try easy.set(CURLOPT_USERNAME, credentials.username, "CURLOPT_USERNAME")
+            try easy.set(CURLOPT_PASSWORD, credentials.password, "CURLOPT_PASSWORD")
+            try easy.set(CURLOPT_HTTPAUTH, curlAuthBasic, "CURLOPT_HTTPAUTH")
+        }
+        if request.insecureTLS {
+            try easy.set(CURLOPT_SSL_VERIFYPEER, 0, "CURLOPT_SSL_VERIFYPEER")
+            try easy.set(CURLOPT_SSL_VERIFYHOST, 0, "CURLOPT_SSL_VERIFYHOST")
+        }
+        if request.cookies {
+            try easy.set(CURLOPT_SHARE, pointer: cookieShare.handle, "CURLOPT_SHARE")
+            try easy.set(CURLOPT_COOKIEFILE, "", "CURLOPT_COOKIEFILE")
+        }
+
+        let list = try headerList(request.headerLines)
+        do {
+            try easy.set(CURLOPT_HTTPHEADER, pointer: list.map { UnsafeRawPointer($0) }, "CURLOPT_HTTPHEADER")
+        } catch {
+            curl_slist_free_all(list)
+            throw error
+        }
+        return list
+    }
+
+    private func headerList(_ lines: [String]) throws(FetchError) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard !line.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+                curl_slist_free_all(list)
+                let name = line.prefix { $0 != ":" }
+                throw .invalidRequest("the header \(name) contains a line break")
+            }
+            guard let longer = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw .curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_slist_append ran out of memory")
+            }
+            list = longer
+        }
+        return list
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int {
+        Int((duration / .milliseconds(1)).rounded(.up))
+    }
+}
+
+/// CURLAUTH_BASIC, a macro with a cast that Swift does not import.
+private let curlAuthBasic = 1

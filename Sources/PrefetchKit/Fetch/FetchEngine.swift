@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+internal import CCurl
+
+/// Downloads files over HTTP(S) with libcurl's multi interface on one dedicated network thread.
+///
+/// Any thread may submit requests; results arrive, in order, on the engine's serial delivery queue,
+/// together with the events of `EngineConfiguration.onEvent`. At most `concurrency` transfers (and
+/// `perHost` per host) run at once; the rest wait, oldest first. Transient failures are retried per
+/// the request's `RetryPolicy` without holding a slot or a thread while waiting.
+///
+/// The destination file of a request exists after its result only when the outcome is a success of kind
+/// `.ok`; the engine removes it in every other case, cancellation and shutdown included.
+public final class FetchEngine: Sendable {
+    private let mailbox: Mailbox
+    private let exited = DispatchGroup()
+
+    public init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
+        try initializeCurl()
+        let mailbox = Mailbox(onEvent: configuration.onEvent)
+        self.mailbox = mailbox
+        let started = DispatchSemaphore(value: 0)
+        exited.enter()
+        let thread = Thread { [exited] in
+            defer { exited.leave() }
+            let loop: FetchLoop
+            do throws(FetchError) {
+                loop = try FetchLoop(mailbox: mailbox, configuration: configuration)
+            } catch {
+                _ = mailbox.close(failure: error)
+                started.signal()
+                return
+            }
+            started.signal()
+            loop.run()
+        }
+        thread.name = "prefetchd.fetch"
+        thread.start()
+        started.wait()
+        if let failure = mailbox.startFailure {
+            throw failure
+        }
+    }
+
+    deinit {
+        shutdown()
+    }
+
+    /// Queues a request; `completion` runs once, on the delivery queue, with its result.
+    @discardableResult
+    public func submit(_ request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
+        let job = Job(id: mailbox.newID(), request: request, completion: completion)
+        if !mailbox.post(.submit(job)) {
+            mailbox.deliver(job.result(.failure(.engineStopped), timings: .zero), to: completion)
+        }
+        return job.id
+    }
+
+    /// Fetches and waits for the result. Cancelling the task cancels the transfer.
+    public func fetch(_ request: FetchRequest) async -> FetchResult {
+        let pending = PendingCancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let id = submit(request) { continuation.resume(returning: $0) }
+                if pending.submitted(id) {
+                    cancel(id)
+                }
+            }
+        } onCancel: {
+            if let id = pending.cancelled() {
+                cancel(id)
+            }
+        }
+    }
+
+    /// Stops one request: in flight (its file removed), waiting, or between retries. It completes with
+    /// `cancelled`; a request already settled is not affected.
+    public func cancel(_ id: FetchID) {
+        _ = mailbox.post(.cancel(id))
+    }
+
+    /// Stops every request submitted so far (for SIGINT): transfers in flight are aborted and their files
+    /// removed, and all complete with `cancelled`. The engine stays usable.
+    public func cancelAll() {
+        _ = mailbox.post(.cancelAll)
+    }
+
+    /// Stops the network thread after failing everything left with `engineStopped` and removing the
+    /// files of transfers in flight. Returns once the thread has exited and, unless called from a
+    /// completion, once every completion has run. Later submissions complete with `engineStopped`.
+    public func shutdown() {
+        _ = mailbox.post(.stop)
+        exited.wait()
+        mailbox.drainDeliveries()
+    }
+}
+
+/// Lets `fetch` cancel a request whose id the cancellation handler may see before or after submission.
+private final class PendingCancellation: Sendable {
+    private let state = Mutex<(id: FetchID?, cancelled: Bool)>((nil, false))
+
+    /// Records the id; true when cancellation already happened.
+    func submitted(_ id: FetchID) -> Bool {
+        state.withLock { state in
+            state.id = id
+            return state.cancelled
+        }
+    }
+
+    /// Records cancellation; the id when already submitted.
+    func cancelled() -> FetchID? {
+        state.withLock { state in
+            state.cancelled = true
+            return state.id
+        }
+    }
+}
+
+/// libcurl's global initialisation, once per process, before any handle exists.
+private let curlGlobalInitialization: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+private func initializeCurl() throws(FetchError) {
+    let code = curlGlobalInitialization
+    guard code == CURLE_OK else {
+        throw .curl(code: Int(code.rawValue), message: "curl_global_init: \(String(cString: curl_easy_strerror(code)))")
+    }
+}

@@ -1,0 +1,31 @@
+internal import CCurl
+
+extension FetchError {
+    /// The error for a failed transfer's libcurl code, keeping libcurl's message.
+    init(curlCode code: CURLcode, message: String) {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            self = .timeout(message)
+        case CURLE_COULDNT_CONNECT:
+            self = .connectFailed(message)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            self = .dns(message)
+        case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
+            self = .reset(message)
+        case CURLE_PARTIAL_FILE:
+            self = .truncatedBody(message)
+        case CURLE_TOO_MANY_REDIRECTS:
+            self = .tooManyRedirects(message)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            self = .blockedProtocol(message)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CRL_BADFILE:
+            self = .tls(message)
+        case CURLE_URL_MALFORMAT:
+            self = .invalidRequest(message)
+        default:
+            self = .curl(code: Int(code.rawValue), message: message)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Why a transfer failed. `reason` is a stable name for reports and the failure ledger; the description
+/// is one plain sentence that keeps libcurl's own message and never shows a password.
+public enum FetchError: Error, Sendable, Equatable {
+    /// The server answered with a status that is neither 2xx nor 304.
+    case http(status: Int)
+    /// The transfer, the connection or the data flow took too long (total, connect or low-speed limit).
+    case timeout(String)
+    /// No connection could be made (refused, unreachable).
+    case connectFailed(String)
+    /// The host name did not resolve.
+    case dns(String)
+    /// The connection broke while sending or receiving (reset, closed before any answer).
+    case reset(String)
+    /// The body ended before its declared length.
+    case truncatedBody(String)
+    /// The body (declared or received) is larger than the request's `maxBytes`.
+    case tooLarge(limit: Int64)
+    /// More than five redirects.
+    case tooManyRedirects(String)
+    /// The URL or a redirect uses a scheme other than http or https.
+    case blockedProtocol(String)
+    /// TLS failed: handshake or certificate verification.
+    case tls(String)
+    /// The request cannot be sent as given (malformed URL, a header with a line break).
+    case invalidRequest(String)
+    /// The destination file could not be created or written.
+    case destination(path: String, message: String)
+    /// Any other libcurl failure.
+    case curl(code: Int, message: String)
+    /// `cancel` or `cancelAll` stopped the transfer.
+    case cancelled
+    /// The engine shut down before the transfer finished.
+    case engineStopped
+
+    /// A stable name: `http_404`, `http_410`, `http_status`, `timeout`, `connect_failed`, `dns`, `reset`,
+    /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `invalid_request`,
+    /// `destination`, `curl_error`, `cancelled`, `engine_stopped`.
+    public var reason: String {
+        switch self {
+        case .http(let status) where status == 404 || status == 410: "http_\(status)"
+        case .http: "http_status"
+        case .timeout: "timeout"
+        case .connectFailed: "connect_failed"
+        case .dns: "dns"
+        case .reset: "reset"
+        case .truncatedBody: "truncated_body"
+        case .tooLarge: "too_large"
+        case .tooManyRedirects: "too_many_redirects"
+        case .blockedProtocol: "blocked_protocol"
+        case .tls: "tls"
+        case .invalidRequest: "invalid_request"
+        case .destination: "destination"
+        case .curl: "curl_error"
+        case .cancelled: "cancelled"
+        case .engineStopped: "engine_stopped"
+        }
+    }
+
+    /// The HTTP status behind the failure, when the server answered.
+    public var httpStatus: Int? {
+        if case .http(let status) = self { status } else { nil }
+    }
+}
+
+extension FetchError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .http(let status): "The server answered with HTTP status \(status)."
+        case .timeout(let message): "The transfer timed out: \(message)."
+        case .connectFailed(let message): "The connection could not be made: \(message)."
+        case .dns(let message): "The host name did not resolve: \(message)."
+        case .reset(let message): "The connection broke during the transfer: \(message)."
+        case .truncatedBody(let message): "The body ended before its declared length: \(message)."
+        case .tooLarge(let limit): "The body is larger than the limit of \(limit) bytes."
+        case .tooManyRedirects(let message): "The server redirected too many times: \(message)."
+        case .blockedProtocol(let message): "Only http and https are allowed: \(message)."
+        case .tls(let message): "TLS failed: \(message)."
+        case .invalidRequest(let message): "The request is invalid: \(message)."
+        case .destination(let path, let message): "The destination file \(path) cannot be written: \(message)."
+        case .curl(let code, let message): "libcurl failed with code \(code): \(message)."
+        case .cancelled: "The transfer was cancelled."
+        case .engineStopped: "The fetch engine stopped before the transfer finished."
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// Identifies one submitted request for the whole of its life, retries included.
+public struct FetchID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public var description: String { "#\(rawValue)" }
+}
+
+/// The end of a request: its outcome after every attempt.
+public struct FetchResult: Sendable {
+    public let id: FetchID
+    /// The requested URL, redacted.
+    public let url: String
+    /// Success (`.ok` with the body in the destination file, or `.notModified`) or why it failed.
+    public let outcome: Result<FetchResponse, FetchError>
+    /// How many attempts were made (1 when the first one settled it).
+    public let attempts: Int
+    /// The timings of the last attempt.
+    public let timings: FetchTimings
+}
+
+/// A successful response.
+public struct FetchResponse: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// 2xx: the body is in the destination file.
+        case ok
+        /// 304: the cached copy is still good; no file was kept.
+        case notModified
+    }
+
+    public let kind: Kind
+    public let status: Int
+    /// The URL after redirects, redacted.
+    public let finalURL: String
+    public let headers: ResponseHeaders
+    /// Body bytes received (and written to the destination for `.ok`).
+    public let bytes: Int64
+}
+
+/// The response headers the cache and the retry policy care about.
+public struct ResponseHeaders: Sendable, Equatable {
+    public var etag: String?
+    public var lastModified: String?
+    public var contentType: String?
+    public var retryAfter: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, retryAfter: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentType = contentType
+        self.retryAfter = retryAfter
+    }
+}
+
+/// Where the time of one attempt went, from libcurl's own clock (all measured from the attempt's start).
+public struct FetchTimings: Sendable, Equatable {
+    /// Until the transfer finished or failed.
+    public var total: Duration
+    /// Until the TCP connection was made.
+    public var connect: Duration
+    /// Until the first response byte arrived.
+    public var startTransfer: Duration
+
+    public static let zero = FetchTimings(total: .zero, connect: .zero, startTransfer: .zero)
+
+    public init(total: Duration, connect: Duration, startTransfer: Duration) {
+        self.total = total
+        self.connect = connect
+        self.startTransfer = startTransfer
+    }
+}
+
+/// What the engine reports as transfers move along, in order per request, for logs and progress.
+public enum FetchEvent: Sendable {
+    /// An attempt began (attempt 1 is the first).
+    case started(id: FetchID, url: String, attempt: Int)
+    /// The final response's status line and headers arrived (redirects are not reported).
+    case response(id: FetchID, status: Int, headers: ResponseHeaders)
+    /// An attempt failed transiently; the next one starts after `delay`.
+    case retrying(id: FetchID, error: FetchError, attempt: Int, delay: Duration, timings: FetchTimings)
+    /// The request is settled; the same result goes to its completion.
+    case finished(FetchResult)
+}

@@ -1,0 +1,21 @@
+/// A submitted request as the network thread tracks it, across its attempts.
+struct Job: Sendable {
+    let id: FetchID
+    let request: FetchRequest
+    let completion: @Sendable (FetchResult) -> Void
+    /// The host per-host limits count against.
+    let host: String
+    /// The number of the attempt to run next (1 for the first).
+    var attempt = 1
+
+    init(id: FetchID, request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) {
+        self.id = id
+        self.request = request
+        self.completion = completion
+        host = request.hostKey
+    }
+
+    func result(_ outcome: Result<FetchResponse, FetchError>, timings: FetchTimings) -> FetchResult {
+        FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings)
+    }
+}

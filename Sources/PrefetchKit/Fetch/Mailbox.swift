@@ -1,0 +1,99 @@
+import Dispatch
+import Synchronization
+
+/// What other threads ask of the network thread, in the order they asked.
+enum Command: Sendable {
+    case submit(Job)
+    case cancel(FetchID)
+    case cancelAll
+    case stop
+}
+
+/// The meeting point of the engine's callers and its network thread: a locked inbox of commands that
+/// wakes the thread, and a serial delivery queue for events and completions, so the network thread
+/// never waits on a consumer.
+final class Mailbox: Sendable {
+    private struct Inbox {
+        var commands: [Command] = []
+        var waker: MultiWaker?
+        var closed = false
+        var startFailure: FetchError?
+        var lastID: UInt64 = 0
+    }
+
+    private let inbox = Mutex(Inbox())
+    private let deliveries = DispatchQueue(label: "prefetchd.fetch.deliveries")
+    private let deliveryKey = DispatchSpecificKey<Bool>()
+    private let onEvent: (@Sendable (FetchEvent) -> Void)?
+
+    init(onEvent: (@Sendable (FetchEvent) -> Void)?) {
+        self.onEvent = onEvent
+        deliveries.setSpecific(key: deliveryKey, value: true)
+    }
+
+    func newID() -> FetchID {
+        inbox.withLock { inbox in
+            inbox.lastID += 1
+            return FetchID(rawValue: inbox.lastID)
+        }
+    }
+
+    /// Queues a command and wakes the network thread; false once the thread has stopped.
+    func post(_ command: Command) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            inbox.commands.append(command)
+            inbox.waker?.wake()
+            return true
+        }
+    }
+
+    /// Network thread: its multi handle is ready to be woken.
+    func open(waker: MultiWaker) {
+        inbox.withLock { $0.waker = waker }
+    }
+
+    /// Network thread: every command posted since the last call.
+    func take() -> [Command] {
+        inbox.withLock { inbox in
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+    }
+
+    /// Network thread, on its way out: no more commands; returns those never taken.
+    func close(failure: FetchError? = nil) -> [Command] {
+        inbox.withLock { inbox in
+            inbox.closed = true
+            inbox.waker = nil
+            inbox.startFailure = failure
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+    }
+
+    /// Why the network thread could not start, if it could not.
+    var startFailure: FetchError? {
+        inbox.withLock { $0.startFailure }
+    }
+
+    func emit(_ event: FetchEvent) {
+        guard let onEvent else { return }
+        deliveries.async { onEvent(event) }
+    }
+
+    /// Reports the `finished` event, then calls the completion, on the delivery queue.
+    func deliver(_ result: FetchResult, to completion: @escaping @Sendable (FetchResult) -> Void) {
+        let onEvent = onEvent
+        deliveries.async {
+            onEvent?(.finished(result))
+            completion(result)
+        }
+    }
+
+    /// Waits until every delivery queued so far has run, unless called from a delivery itself.
+    func drainDeliveries() {
+        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
+        deliveries.sync {}
+    }
+}

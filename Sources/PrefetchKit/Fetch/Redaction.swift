@@ -1,0 +1,37 @@
+/// The URL with the password of any `user:password@` part replaced by `***`, for every message and log line.
+///
+/// `https://shop:secret@cdn.example.com/a.jpg` becomes `https://shop:***@cdn.example.com/a.jpg`.
+/// A URL without a password comes back unchanged.
+public func redacted(_ url: String) -> String {
+    guard let password = passwordRange(in: url) else { return url }
+    return url.replacingCharacters(in: password, with: "***")
+}
+
+/// Where the password of the URL's `user:password@` part is, if it has one.
+private func passwordRange(in url: String) -> Range<String.Index>? {
+    guard let schemeEnd = url.range(of: "://") else { return nil }
+    let authorityStart = schemeEnd.upperBound
+    let authorityEnd = url[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
+    guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@"),
+          let colon = url[authorityStart..<at].firstIndex(of: ":")
+    else { return nil }
+    return url.index(after: colon)..<at
+}
+
+/// The secrets a request carries (its credentials' password and any password in its URL), for scrubbing
+/// messages that come from libcurl.
+func secrets(of request: FetchRequest) -> [String] {
+    var found: [String] = []
+    if let password = request.credentials?.password {
+        found.append(password)
+    }
+    if let range = passwordRange(in: request.url) {
+        found.append(String(request.url[range]))
+    }
+    return found.filter { !$0.isEmpty }
+}
+
+/// `message` with every secret replaced by `***`.
+func scrubbed(_ message: String, hiding secrets: [String]) -> String {
+    secrets.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
+}

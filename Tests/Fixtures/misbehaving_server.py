@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""An HTTP server on 127.0.0.1 that misbehaves on purpose, for the fetch engine's tests.
+
+Binds port 0 and prints the chosen port as the first line of stdout. Python 3 standard library only.
+
+Routes:
+  /ok/<name>                    200, a small valid PNG
+  /status/<code>                that status, a short text body (none for 204 and 304)
+  /retry-after/<code>/<seconds> that status with Retry-After: <seconds>
+  /flaky/<id>/<n>               500 for the first n hits of <id>, then 200 with a PNG
+  /reset                        headers and part of the body, then a TCP reset
+  /short                        Content-Length larger than the body, then close
+  /hang                         accepts and never answers
+  /endless                      a chunked body that never ends
+  /huge                         Content-Length: 10000000000, then slow bytes
+  /redirect-loop                302 to itself
+  /redirect-file                302 to file:///etc/passwd
+  /redirect/<name>              302 to /ok/<name>
+  /html-as-jpeg                 an HTML page labelled image/jpeg
+  /etag/<name>                  ETag and Last-Modified; 304 when If-None-Match or If-Modified-Since match
+  /count/<name>                 a PNG, counting hits per name; /hits/<name> returns the count as text
+  /slow/<ms>                    a PNG after <ms> milliseconds; /max-inflight returns the most /slow
+                                requests ever served at once
+  /auth/<user>/<password>       a PNG with the right Basic credentials, 401 otherwise
+  /echo-headers                 the request headers as text, one "name: value" a line
+  /cookie/set/<value>           sets the cookie flavour=<value>
+  /cookie/get                   the request's Cookie header as text
+"""
+
+import base64
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def tiny_png():
+    """A valid 1x1 RGB PNG."""
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
+PNG = tiny_png()
+ETAG_LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
+
+lock = threading.Lock()
+hits = {}
+inflight = 0
+max_inflight = 0
+
+
+def count(key):
+    with lock:
+        hits[key] = hits.get(key, 0) + 1
+        return hits[key]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_body(self, status, body, content_type="text/plain", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        for name, value in headers:
+            self.send_header(name, value)
+        if status in (204, 304):
+            self.end_headers()
+            return
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].strip("/").split("/")
+        route, args = parts[0], parts[1:]
+        handler = getattr(self, "route_" + route.replace("-", "_"), None)
+        if handler is None:
+            self.send_body(404, b"no such route\n")
+            return
+        try:
+            handler(*args)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def route_ok(self, name):
+        self.send_body(200, PNG, "image/png")
+
+    def route_status(self, code):
+        self.send_body(int(code), b"status " + code.encode() + b"\n")
+
+    def route_retry_after(self, code, seconds):
+        self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
+
+    def route_flaky(self, ident, failures):
+        if count("flaky/" + ident) <= int(failures):
+            self.send_body(500, b"flaky\n")
+        else:
+            self.send_body(200, PNG, "image/png")
+
+    def route_reset(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.wfile.write(PNG + b"\x00" * 1000)
+        self.wfile.flush()
+        time.sleep(0.1)
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def route_short(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(PNG)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def route_hang(self):
+        time.sleep(60)
+        self.close_connection = True
+
+    def route_endless(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        block = b"\x00" * 16384
+        while True:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(block), block))
+            self.wfile.flush()
+
+    def route_huge(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", "10000000000")
+        self.end_headers()
+        self.wfile.flush()
+        while True:
+            self.wfile.write(b"\x00")
+            self.wfile.flush()
+            time.sleep(0.1)
+
+    def route_redirect_loop(self):
+        self.send_body(302, b"again\n", headers=[("Location", "/redirect-loop")])
+
+    def route_redirect_file(self):
+        self.send_body(302, b"elsewhere\n", headers=[("Location", "file:///etc/passwd")])
+
+    def route_redirect(self, name):
+        self.send_body(302, b"moved\n", headers=[("Location", "/ok/" + name)])
+
+    def route_html_as_jpeg(self):
+        self.send_body(200, b"<!doctype html><html><body>not an image</body></html>\n", "image/jpeg")
+
+    def route_etag(self, name):
+        etag = '"' + name + '-v1"'
+        validators = [("ETag", etag), ("Last-Modified", ETAG_LAST_MODIFIED)]
+        if self.headers.get("If-None-Match") == etag or \
+                self.headers.get("If-Modified-Since") == ETAG_LAST_MODIFIED:
+            self.send_body(304, b"", headers=validators)
+        else:
+            self.send_body(200, PNG, "image/png", headers=validators)
+
+    def route_count(self, name):
+        count("count/" + name)
+        self.send_body(200, PNG, "image/png")
+
+    def route_hits(self, name):
+        with lock:
+            value = hits.get("count/" + name, 0)
+        self.send_body(200, str(value).encode())
+
+    def route_slow(self, milliseconds):
+        global inflight, max_inflight
+        with lock:
+            inflight += 1
+            max_inflight = max(max_inflight, inflight)
+        try:
+            time.sleep(int(milliseconds) / 1000)
+        finally:
+            with lock:
+                inflight -= 1
+        self.send_body(200, PNG, "image/png")
+
+    def route_max_inflight(self):
+        with lock:
+            value = max_inflight
+        self.send_body(200, str(value).encode())
+
+    def route_auth(self, user, password):
+        expected = "Basic " + base64.b64encode((user + ":" + password).encode()).decode()
+        if self.headers.get("Authorization") == expected:
+            self.send_body(200, PNG, "image/png")
+        else:
+            self.send_body(401, b"who are you\n", headers=[("WWW-Authenticate", 'Basic realm="fixture"')])
+
+    def route_echo_headers(self):
+        lines = "".join(name + ": " + value + "\n" for name, value in self.headers.items())
+        self.send_body(200, lines.encode())
+
+    def route_cookie(self, action, value=""):
+        if action == "set":
+            self.send_body(200, b"set\n", headers=[("Set-Cookie", "flavour=" + value + "; Path=/")])
+        else:
+            self.send_body(200, (self.headers.get("Cookie") or "").encode())
+
+
+def main():
+    # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

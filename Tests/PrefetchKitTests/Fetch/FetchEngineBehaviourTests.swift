@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite(.timeLimit(.minutes(1)))
+struct FetchEngineBehaviourTests {
+    @Test func validatorsTurnIntoA304() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let first = await harness.engine.fetch(harness.request("/etag/a"))
+        let stored = try #require(first.response)
+        let etag = try #require(stored.headers.etag)
+        let lastModified = try #require(stored.headers.lastModified)
+
+        for validators in [Validators(etag: etag), Validators(lastModified: lastModified)] {
+            var request = harness.request("/etag/a")
+            request.validators = validators
+
+            let result = await harness.engine.fetch(request)
+
+            #expect(result.response?.kind == .notModified)
+            #expect(result.response?.status == 304)
+            #expect(!harness.exists(request.destination))
+        }
+    }
+
+    @Test func keepsAtMostConcurrencyTransfersInFlight() async throws {
+        let harness = try FetchHarness(concurrency: 3, perHost: 3)
+        defer { harness.close() }
+        let requests = (0..<12).map { _ in harness.request("/slow/150") }
+
+        let engine = harness.engine
+        let results = await withTaskGroup(of: FetchResult.self) { group in
+            for request in requests {
+                group.addTask { await engine.fetch(request) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.count == 12)
+        #expect(results.allSatisfy { $0.response?.kind == .ok })
+        #expect(requests.allSatisfy { harness.exists($0.destination) })
+        let most = try #require(Int(try await harness.text("/max-inflight")))
+        #expect(most <= 3)
+        #expect(most >= 1)
+    }
+
+    @Test func perHostLimitsTransfersToOneHost() async throws {
+        let harness = try FetchHarness(concurrency: 8, perHost: 2)
+        defer { harness.close() }
+        let requests = (0..<8).map { _ in harness.request("/slow/100") }
+
+        let engine = harness.engine
+        let results = await withTaskGroup(of: FetchResult.self) { group in
+            for request in requests {
+                group.addTask { await engine.fetch(request) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.allSatisfy { $0.response?.kind == .ok })
+        let most = try #require(Int(try await harness.text("/max-inflight")))
+        #expect(most <= 2)
+    }
+
+    @Test func sendsBasicCredentials() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/auth/shop/s3cret")
+        request.credentials = Credentials(username: "shop", password: "s3cret")
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.response?.kind == .ok)
+    }
+
+    @Test func passwordsNeverAppearInFailures() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let port = harness.server.port
+        harness.server.stop()
+        let withCredentials = FetchRequest(
+            url: "http://127.0.0.1:\(port)/ok/a", destination: harness.destination(),
+            credentials: Credentials(username: "shop", password: "hunter2"), retry: RetryPolicy(retries: 0))
+        let withPasswordInURL = FetchRequest(
+            url: "http://shop:hunter2@127.0.0.1:\(port)/ok/a", destination: harness.destination(),
+            retry: RetryPolicy(retries: 0))
+
+        let results = [await harness.engine.fetch(withCredentials), await harness.engine.fetch(withPasswordInURL)]
+        harness.engine.shutdown()
+
+        for result in results {
+            let error = try #require(result.error)
+            #expect(error.reason == "connect_failed")
+            #expect(!"\(error)".contains("hunter2"))
+            #expect(!result.url.contains("hunter2"))
+        }
+        #expect(results[1].url == "http://shop:***@127.0.0.1:\(port)/ok/a")
+        let logged = harness.events.all.map { "\($0)" }.joined()
+        #expect(logged.contains("shop:***@"))
+        #expect(!logged.contains("hunter2"))
+    }
+
+    @Test func aWrongPasswordIsA401WithoutThePassword() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/auth/shop/s3cret")
+        request.credentials = Credentials(username: "shop", password: "hunter2")
+
+        let result = await harness.engine.fetch(request)
+
+        let error = try #require(result.error)
+        #expect(error == .http(status: 401))
+        #expect(!"\(error)".contains("hunter2"))
+        #expect(!harness.exists(request.destination))
+    }
+
+    @Test func cookiesStayInTheJarOnlyWhenAsked() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var set = harness.request("/cookie/set/vanilla")
+        set.cookies = true
+        var get = harness.request("/cookie/get")
+        get.cookies = true
+        let plain = harness.request("/cookie/get")
+
+        _ = try await harness.engine.fetch(set).outcome.get()
+        _ = try await harness.engine.fetch(get).outcome.get()
+        _ = try await harness.engine.fetch(plain).outcome.get()
+
+        #expect(try String(contentsOfFile: get.destination, encoding: .utf8) == "flavour=vanilla")
+        #expect(try String(contentsOfFile: plain.destination, encoding: .utf8) == "")
+    }
+
+    @Test func cancelAllAbortsTransfersAndRemovesTheirFiles() async throws {
+        let harness = try FetchHarness(concurrency: 2)
+        defer { harness.close() }
+        var requests = [harness.request("/huge"), harness.request("/hang"), harness.request("/hang")]
+        requests[0].maxBytes = 100_000_000_000
+        let started = AsyncStream<FetchResult>.makeStream()
+        for request in requests {
+            harness.engine.submit(request) { started.continuation.yield($0) }
+        }
+        // Wait until the first transfer has written into its file before cancelling.
+        while !harness.exists(requests[0].destination) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+
+        harness.engine.cancelAll()
+
+        var results: [FetchResult] = []
+        for await result in started.stream {
+            results.append(result)
+            if results.count == requests.count { break }
+        }
+        #expect(results.allSatisfy { $0.error == .cancelled })
+        #expect(requests.allSatisfy { !harness.exists($0.destination) })
+        #expect(await harness.engine.fetch(harness.request("/ok/after")).response?.kind == .ok)
+    }
+
+    @Test func cancellingTheTaskCancelsTheTransfer() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let request = harness.request("/hang")
+
+        let engine = harness.engine
+        let task = Task { await engine.fetch(request) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let result = await task.value
+
+        #expect(result.error == .cancelled)
+        #expect(!harness.exists(request.destination))
+    }
+
+    @Test func afterShutdownRequestsFailAsStopped() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        harness.engine.shutdown()
+        let request = harness.request("/ok/late")
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error == .engineStopped)
+        #expect(!harness.exists(request.destination))
+    }
+
+    @Test func aMissingDestinationFolderIsReported() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/ok/a")
+        request.destination = harness.folder.appendingPathComponent("missing/a.part").path
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == "destination")
+    }
+
+    @Test func eventsFollowEachTransfer() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+
+        let result = await harness.engine.fetch(harness.request("/etag/e"))
+        harness.engine.shutdown()
+
+        let kinds = harness.events.all.map { event -> String in
+            switch event {
+            case .started(let id, _, let attempt): "started \(id == result.id) \(attempt)"
+            case .response(_, let status, let headers): "response \(status) \(headers.etag ?? "-")"
+            case .retrying: "retrying"
+            case .finished(let finished): "finished \(finished.id == result.id)"
+            }
+        }
+        #expect(kinds == ["started true 1", "response 200 \"e-v1\"", "finished true"])
+    }
+}

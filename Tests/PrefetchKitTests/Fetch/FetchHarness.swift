@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+@testable import PrefetchKit
+
+/// A fixture server, an engine recording its events, and a fresh temporary folder, for one test;
+/// `close()` shuts the engine down, stops the server and removes the folder.
+final class FetchHarness {
+    let server: FixtureServer
+    let engine: FetchEngine
+    let folder: URL
+    let events: EventLog
+
+    init(concurrency: Int = 4, perHost: Int = 4) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        server = try FixtureServer()
+        let events = EventLog()
+        self.events = events
+        engine = try FetchEngine(configuration: EngineConfiguration(
+            concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) }))
+    }
+
+    func close() {
+        engine.shutdown()
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A request for a fixture path into a new file of the folder; no retries unless asked.
+    func request(_ path: String, retry: RetryPolicy = RetryPolicy(retries: 0)) -> FetchRequest {
+        FetchRequest(url: server.url(path), destination: destination(), timeout: .seconds(10), retry: retry)
+    }
+
+    func destination() -> String {
+        folder.appendingPathComponent("\(UUID().uuidString).part").path
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The body of a fixture path, fetched through the engine, as text.
+    func text(_ path: String) async throws -> String {
+        let request = request(path)
+        let result = await engine.fetch(request)
+        _ = try result.outcome.get()
+        defer { try? FileManager.default.removeItem(atPath: request.destination) }
+        return try String(contentsOfFile: request.destination, encoding: .utf8)
+    }
+}
+
+/// Every event the engine reported, in order.
+final class EventLog: Sendable {
+    private let events = Mutex<[FetchEvent]>([])
+
+    func append(_ event: FetchEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    var all: [FetchEvent] {
+        events.withLock { $0 }
+    }
+
+    func retryDelays(of id: FetchID) -> [Duration] {
+        all.compactMap { event in
+            if case .retrying(id, _, _, let delay, _) = event { delay } else { nil }
+        }
+    }
+}
+
+extension FetchResult {
+    var error: FetchError? {
+        if case .failure(let error) = outcome { error } else { nil }
+    }
+
+    var response: FetchResponse? {
+        try? outcome.get()
+    }
+}
