@@ -1,10 +1,10 @@
-import Glibc
+internal import Glibc
 internal import CCurl
 
 /// One attempt of one request on one easy handle: the destination file, the body counter, and the
 /// callbacks libcurl makes while it runs. Lives on the network thread only.
 final class Attempt {
-    let job: Job
+    let job: PendingFetch
     let easy: Easy
     private let mailbox: Mailbox
     private var descriptor: Int32 = -1
@@ -24,7 +24,7 @@ final class Attempt {
         let timings: FetchTimings
     }
 
-    init(job: Job, easy: Easy, mailbox: Mailbox) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox

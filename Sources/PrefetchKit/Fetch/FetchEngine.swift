@@ -49,7 +49,7 @@ public final class FetchEngine: Sendable {
     /// Queues a request; `completion` runs once, on the delivery queue, with its result.
     @discardableResult
     public func submit(_ request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
-        let job = Job(id: mailbox.newID(), request: request, completion: completion)
+        let job = PendingFetch(id: mailbox.newID(), request: request, completion: completion)
         if !mailbox.post(.submit(job)) {
             mailbox.deliver(job.result(.failure(.engineStopped), timings: .zero), to: completion)
         }

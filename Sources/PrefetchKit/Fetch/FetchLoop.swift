@@ -13,9 +13,9 @@ final class FetchLoop {
     private var idle: [Bool: [Easy]] = [false: [], true: []]
     private var active: [UnsafeMutableRawPointer: Attempt] = [:]
     private var activePerHost: [String: Int] = [:]
-    private var waiting: [Job] = []
+    private var waiting: [PendingFetch] = []
     /// Retries ordered by when they are due, earliest first.
-    private var delayed: [(due: ContinuousClock.Instant, job: Job)] = []
+    private var delayed: [(due: ContinuousClock.Instant, job: PendingFetch)] = []
     private let clock = ContinuousClock()
 
     init(mailbox: Mailbox, configuration: EngineConfiguration) throws(FetchError) {
@@ -93,7 +93,7 @@ final class FetchLoop {
         }
     }
 
-    private func start(_ job: Job) {
+    private func start(_ job: PendingFetch) {
         let easy: Easy
         do throws(FetchError) {
             if let reused = idle[job.request.cookies]?.popLast() {
@@ -130,7 +130,7 @@ final class FetchLoop {
     }
 
     /// Delivers the attempt's outcome, or schedules the next attempt when the retry policy says so.
-    private func conclude(_ job: Job, _ settled: Attempt.Settled) {
+    private func conclude(_ job: PendingFetch, _ settled: Attempt.Settled) {
         guard case .failure(let error) = settled.outcome else {
             mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
             return
@@ -150,7 +150,7 @@ final class FetchLoop {
         }
     }
 
-    private func schedule(_ job: Job, due: ContinuousClock.Instant) {
+    private func schedule(_ job: PendingFetch, due: ContinuousClock.Instant) {
         let index = delayed.firstIndex { $0.due > due } ?? delayed.endIndex
         delayed.insert((due, job), at: index)
     }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What other threads ask of the network thread, in the order they asked.
 enum Command: Sendable {
-    case submit(Job)
+    case submit(PendingFetch)
     case cancel(FetchID)
     case cancelAll
     case stop

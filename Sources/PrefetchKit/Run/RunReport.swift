@@ -27,15 +27,29 @@ public struct RunReport: Sendable, Equatable, Codable {
     }
 
     /// Pretty, key-sorted JSON with a final newline.
-    public func json() throws -> Data {
+    public func json() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self) + Data("\n".utf8)
+        // Strings, numbers and arrays of them always encode.
+        return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
     }
 
     static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
+    }
+}
+
+extension RunReport {
+    /// The short human summary printed on standard error at the end of a run.
+    public var summary: String {
+        let t = totals
+        let rate = durationSeconds > 0 ? Double(t.bytes) / durationSeconds : 0
+        let seconds = (durationSeconds * 100).rounded() / 100
+        return "\(job): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
+            + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.skipped) skipped; "
+            + "\(ByteFormat.human(t.bytes)) in \(seconds) s (\(ByteFormat.human(Int64(rate)))/s)"
+            + (outcome == "completed" ? "" : " — \(outcome)")
     }
 }

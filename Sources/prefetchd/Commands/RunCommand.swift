@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import PrefetchKit
+
 /// `prefetchd run`: fetch every URL of the job files into the cache.
 enum RunCommand {
     static let spec = CommandSpec(
@@ -7,20 +11,22 @@ enum RunCommand {
         details: """
             Streams the URLs of every set (high priority first), skips what is cached and fresh,
             fetches the rest with bounded concurrency, checks each body is a sound image, stores it
-            atomically and records it in the cache index. Exit 0 when every item succeeded, 1 when
-            any failed, 2 for a bad job file, 3 when the cache is unusable, 130/143 after SIGINT/SIGTERM.
+            atomically and records it in the cache index. Several job files run one after another,
+            each into its own cache; the report adds them up. Exit 0 when every item succeeded,
+            1 when any failed, 2 for a bad job file (nothing fetched), 3 when the cache is unusable,
+            130/143 after SIGINT/SIGTERM (in-flight transfers aborted, report written).
             """,
         options: [
             SharedOptions.cache,
             .value("concurrency", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency."),
             .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped."),
-            SharedOptions.dryRun,
+            .flag("dry-run", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
             .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
             .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards."),
             .value("progress", "WHEN", "Progress: auto (a live line on a terminal, a log line every 5 s otherwise), always (the live line even off a terminal) or never.",
                    choices: ["auto", "always", "never"]),
             .flag("quiet", "Print only errors and the final summary."),
-            .flag("verbose", "Log every URL as it finishes."),
+            .flag("verbose", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
             .value("log-format", "FORMAT", "text, or json for one JSON line per URL state change on stderr.",
                    choices: ["text", "json"]),
         ],
@@ -29,6 +35,58 @@ enum RunCommand {
             "prefetchd run jobs/*.yaml --cache /var/cache/prefetchd --concurrency 32 --report run.json",
             "prefetchd run jobs/catalog.yaml --shard 2/4 --progress never --log-format json",
         ],
-        execute: { _ in throw NotAvailable(command: "run", engine: "the run engine") }
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("run: no job file given (usage: prefetchd run JOB.yaml [JOB.yaml ...])")
+        }
+        if arguments.has("quiet") && arguments.has("verbose") {
+            throw UsageError("run: --quiet and --verbose cannot be used together")
+        }
+        var options = JobRunner.Options()
+        options.environment = ProcessInfo.processInfo.environment
+        options.cacheOverride = arguments.value("cache")
+        if let text = arguments.value("concurrency") {
+            guard let value = Int(text), (1...1024).contains(value) else {
+                throw UsageError("run: --concurrency must be a whole number from 1 to 1024, not '\(text)'")
+            }
+            options.settings.concurrency = value
+        }
+        if let text = arguments.value("shard") {
+            guard let shard = Shard(text) else {
+                throw UsageError("run: --shard must be K/N with 1 <= K <= N, like 2/4, not '\(text)'")
+            }
+            options.settings.shard = shard
+        }
+        options.settings.dryRun = arguments.has("dry-run")
+        options.reportPath = arguments.value("report")
+        options.junitPath = arguments.value("junit")
+        let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
+        options.log = RunLog(format: arguments.value("log-format") == "json" ? .json : .text, verbosity: verbosity)
+        options.progress = options.settings.dryRun ? .off
+            : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet)
+
+        let runner = JobRunner(options: options)
+        let signals = SignalRelay { runner.stop(signal: $0) }
+        defer { signals.cancel() }
+        let result: JobRunner.Result
+        do {
+            result = try runner.run(jobPaths: arguments.positionals)
+        } catch {
+            Console.error("\(error)\n")
+            if case .jobFile = error { return .usage }
+            return .environment
+        }
+        for problem in result.problems {
+            Console.error("prefetchd run: \(problem)\n")
+        }
+        Console.error("prefetchd: \(result.report.summary)\n")
+        switch result.stoppedBy {
+        case SIGINT: return .interrupted
+        case SIGTERM: return .terminated
+        default: return result.report.totals.failed > 0 || !result.problems.isEmpty ? .failures : .success
+        }
+    }
 }

@@ -1,5 +1,5 @@
 /// A submitted request as the network thread tracks it, across its attempts.
-struct Job: Sendable {
+struct PendingFetch: Sendable {
     let id: FetchID
     let request: FetchRequest
     let completion: @Sendable (FetchResult) -> Void

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What to do with one cache key, decided from the index alone: shared by `run`, `--dry-run` and
+/// `verify`, so the three cannot disagree.
+public enum CacheDecision: Sendable, Equatable {
+    /// Cached and fresh: no transfer.
+    case cached(CacheEntry)
+    /// Cached, but `refresh` asks for a conditional GET.
+    case revalidate(CacheEntry)
+    /// Not cached: fetch.
+    case fetch
+    /// The failure ledger says this key failed for good and is not due again yet.
+    case skipFailed(FailureRecord)
+
+    /// An entry is stale once it was last fetched or revalidated longer ago than `maxAge`
+    /// (zero: never stale).
+    public static func isStale(_ entry: CacheEntry, maxAge: Duration, now: Date) -> Bool {
+        guard maxAge > .zero else { return false }
+        return now.timeIntervalSince(entry.modifiedAt) > maxAge.seconds
+    }
+
+    public static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
+                              maxAge: Duration, now: Date) -> CacheDecision {
+        if let entry {
+            switch options.refresh {
+            case .never: return .cached(entry)
+            case .always: return .revalidate(entry)
+            case .stale: return isStale(entry, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
+            }
+        }
+        if let failure, !options.retryFailed, let due = failure.nextRetryAt, due > now {
+            return .skipFailed(failure)
+        }
+        return .fetch
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

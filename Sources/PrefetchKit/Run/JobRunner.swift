@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+/// `prefetchd run`: loads every job file first (one bad file and nothing is fetched), then runs
+/// the jobs one after another, each into its own cache, and writes the combined report.
+public final class JobRunner: Sendable {
+    public struct Options: Sendable {
+        public var cacheOverride: String?
+        public var settings = RunSettings()
+        public var log = RunLog()
+        public var progress = ProgressDisplay.Style.off
+        public var reportPath: String?
+        public var junitPath: String?
+        public var environment: [String: String] = [:]
+
+        public init() {}
+    }
+
+    /// What the command line needs to pick an exit status and print a summary.
+    public struct Result: Sendable {
+        public var report: RunReport
+        public var sets: [SetTally]
+        public var problems: [String]
+        public var stoppedBy: Int32?
+    }
+
+    private let options: Options
+    private let current = Mutex<Prefetcher?>(nil)
+    private let stopSignal = Atomic<Int32>(0)
+
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// From a signal handler: stop the running job and start no further one.
+    public func stop(signal: Int32) {
+        stopSignal.store(signal, ordering: .releasing)
+        current.withLock { $0 }?.stop(signal: signal)
+    }
+
+    public func run(jobPaths: [String]) throws(RunError) -> Result {
+        let jobs = try load(jobPaths)
+        let started = Date()
+        var results: [RunOutcome] = []
+        for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
+            results.append(try run(job))
+        }
+        let combined = Self.combine(results, jobs: jobs, started: started)
+        try writeReports(combined)
+        return combined
+    }
+
+    private func load(_ paths: [String]) throws(RunError) -> [Job] {
+        var jobs: [Job] = []
+        var diagnostics: [JobDiagnostic] = []
+        for path in paths {
+            do {
+                jobs.append(try JobFile.load(path: path, environment: options.environment))
+            } catch {
+                diagnostics += error.diagnostics
+            }
+        }
+        if !diagnostics.isEmpty { throw .jobFile(JobFileError(diagnostics: diagnostics)) }
+        return jobs
+    }
+
+    private func run(_ job: Job) throws(RunError) -> RunOutcome {
+        let path = options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
+        let scratch = options.settings.dryRun && !FileManager.default.fileExists(atPath: path)
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
+            : nil
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        let cache: DiskCache
+        do {
+            // A dry run against a cache that does not exist yet reads an empty stand-in, so it creates nothing.
+            cache = try DiskCache.open(at: scratch ?? path, layout: job.cache.layout, durable: job.cache.durable)
+        } catch {
+            throw .cache(path: path, error)
+        }
+        let prefetcher: Prefetcher
+        do {
+            prefetcher = try Prefetcher(job: job, cache: cache, settings: options.settings, log: options.log)
+        } catch {
+            throw .engine(error)
+        }
+        current.withLock { $0 = prefetcher }
+        defer { current.withLock { $0 = nil } }
+        let signal = stopSignal.load(ordering: .acquiring)
+        if signal != 0 { prefetcher.stop(signal: signal) }
+        let display = ProgressDisplay(style: options.progress, snapshot: { prefetcher.progress() })
+        display.start()
+        defer { display.stop() }
+        do {
+            return try prefetcher.run()
+        } catch {
+            throw .cache(path: path, error)
+        }
+    }
+
+    private func writeReports(_ result: Result) throws(RunError) {
+        if let path = options.reportPath {
+            do {
+                try AtomicFile.write(result.report.json(), to: path)
+            } catch {
+                throw .output(path: path, message: error.description)
+            }
+        }
+        if let path = options.junitPath {
+            let xml = JUnitReport.xml(job: result.report.job, sets: result.sets, durationSeconds: result.report.durationSeconds)
+            do {
+                try AtomicFile.write(Data(xml.utf8), to: path)
+            } catch {
+                throw .output(path: path, message: error.description)
+            }
+        }
+    }
+
+    /// One report for all jobs: totals added up, failures listed together, names joined.
+    static func combine(_ outcomes: [RunOutcome], jobs: [Job], started: Date) -> Result {
+        var totals = RunTotals()
+        for report in outcomes.map(\.report) {
+            totals.requested += report.totals.requested
+            totals.unique += report.totals.unique
+            totals.fetched += report.totals.fetched
+            totals.cached += report.totals.cached
+            totals.revalidated += report.totals.revalidated
+            totals.failed += report.totals.failed
+            totals.skipped += report.totals.skipped
+            totals.bytes += report.totals.bytes
+        }
+        let stoppedBy = outcomes.compactMap(\.stoppedBy).first
+        let outcome = stoppedBy == SIGINT ? "interrupted" : stoppedBy == SIGTERM ? "terminated" : "completed"
+        let report = RunReport(
+            job: jobs.map(\.name).joined(separator: ", "), started: started,
+            durationSeconds: Date().timeIntervalSince(started), totals: totals,
+            failures: outcomes.flatMap(\.report.failures), outcome: outcome)
+        return Result(report: report, sets: outcomes.flatMap(\.sets), problems: outcomes.flatMap(\.problems),
+                      stoppedBy: stoppedBy)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+extension Prefetcher {
+    /// A transfer settled: validate and store the body, or record the failure; then tell every set
+    /// that asked, and free the slot. Runs on the workers, never on the network thread.
+    func complete(_ item: PlanItem, result: FetchResult, destination: String, revalidating entry: CacheEntry?) {
+        defer { gate.release() }
+        events.unregister(result.id)
+        let set = plan.sets[item.setIndex]
+        let elapsed = result.timings.total.seconds * 1000
+        switch result.outcome {
+        case .success(let response) where response.kind == .notModified:
+            do {
+                try cache.markRevalidated(key: item.key, etag: response.headers.etag ?? entry?.etag,
+                                          lastModified: response.headers.lastModified ?? entry?.lastModified)
+                try cache.touch(key: item.key)
+                settle(item, .succeeded, count: \.revalidated)
+                log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
+            } catch {
+                fail(item, reason: "cache", status: nil, attempts: result.attempts, message: "\(error)", permanent: false)
+            }
+        case .success(let response):
+            store(item, response: response, attempts: result.attempts, destination: destination, elapsedMs: elapsed)
+        case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
+            tally.withLock { state in
+                state.totals.skipped += 1
+                state.settle(key: item.key, firstSet: item.setIndex, outcome: .skipped)
+            }
+        case .failure(let error):
+            fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts,
+                 message: error.description, permanent: !RetryPolicy.isTransient(error))
+        }
+    }
+
+    /// Validates the downloaded file at `validate:` level and commits it under its final name.
+    private func store(_ item: PlanItem, response: FetchResponse, attempts: Int, destination: String, elapsedMs: Double) {
+        let set = plan.sets[item.setIndex]
+        let info: ImageInfo?
+        do {
+            info = try validators[item.setIndex].validate(fileAt: destination)
+        } catch {
+            unlink(destination)
+            fail(item, reason: error.reason, status: response.status, attempts: attempts,
+                 message: error.description, permanent: true)
+            return
+        }
+        do {
+            try cache.commit(fileAt: destination, as: NewEntry(
+                url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
+                width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
+                etag: response.headers.etag, lastModified: response.headers.lastModified))
+            try cache.index.removeFailure(forKey: item.key)
+        } catch {
+            unlink(destination)
+            fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)
+            return
+        }
+        tally.withLock { $0.totals.bytes += response.bytes }
+        settle(item, .succeeded, count: \.fetched)
+        log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
+                            elapsedMs: elapsedMs, attempt: attempts))
+    }
+
+    /// Records a failure in the report and the ledger; a revalidation that fails keeps the old file.
+    private func fail(_ item: PlanItem, reason: String, status: Int?, attempts: Int, message: String, permanent: Bool) {
+        let set = plan.sets[item.setIndex]
+        let failure = RunFailure(url: item.shownURL, set: set.name, reason: reason, httpStatus: status,
+                                 attempts: attempts, message: message)
+        if reason != "cache" {
+            let previous = try? cache.index.failure(forKey: item.key)
+            let record = FailureLedgerPolicy.record(url: item.shownURL, key: item.key, failure: failure,
+                                                    permanent: permanent, previous: previous, now: Date())
+            try? cache.index.recordFailure(record)
+        }
+        tally.withLock { $0.settle(key: item.key, firstSet: item.setIndex, outcome: .failed(failure)) }
+        settled.setValue(.failed(failure), forKey: item.key, cost: item.key.utf8.count + 64)
+        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, reason: reason, attempt: attempts))
+    }
+
+    private func settle(_ item: PlanItem, _ outcome: KeyOutcome, count: WritableKeyPath<RunTotals, Int>) {
+        tally.withLock { state in
+            state.totals[keyPath: count] += 1
+            state.settle(key: item.key, firstSet: item.setIndex, outcome: outcome)
+        }
+        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+extension Prefetcher {
+    /// Decides one URL occurrence: a repeat of a key already in flight or settled is told its
+    /// outcome; otherwise the index decides between cached, skipped, fetch and revalidate.
+    func schedule(_ item: PlanItem) throws(CacheError) {
+        let firstAsk = tally.withLock { state -> Bool in
+            state.totals.requested += 1
+            state.sets[item.setIndex].requested += 1
+            if state.inFlight[item.key] != nil {
+                state.inFlight[item.key]!.append(item.setIndex)
+                return false
+            }
+            return true
+        }
+        guard firstAsk else { return }
+        if let outcome = settled.value(forKey: item.key) {
+            tally.withLock { $0.sets[item.setIndex].apply(outcome) }
+            return
+        }
+        let setName = plan.sets[item.setIndex].name
+        guard settings.shard.contains(key: item.key) else {
+            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
+            return
+        }
+        let entry = try cache.lookup(key: item.key)
+        let failure = entry == nil ? try cache.index.failure(forKey: item.key) : nil
+        if let entry, entry.modifiedAt >= started {
+            tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }
+            return
+        }
+        if let failure, failure.lastErrorAt >= started {
+            let repeated = RunFailure(url: item.shownURL, set: setName, reason: failure.reason,
+                                      httpStatus: failure.httpStatus, attempts: 0, message: "failed earlier in this run")
+            tally.withLock { $0.sets[item.setIndex].apply(.failed(repeated)) }
+            return
+        }
+        let options = plan.sets[item.setIndex].options
+        switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date()) {
+        case .cached:
+            if !settings.dryRun { try cache.touch(key: item.key) }
+            settleUnique(item, as: .succeeded, count: \.cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
+        case .skipFailed(let record):
+            if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
+            settleUnique(item, as: .skipped, count: \.skipped,
+                         event: RunEvent(.skipped, url: item.shownURL, set: setName, status: record.httpStatus, reason: "ledger: \(record.reason)"))
+        case .fetch where settings.dryRun:
+            Console.out("fetch \(item.shownURL)\n")
+            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
+        case .revalidate where settings.dryRun:
+            Console.out("revalidate \(item.shownURL)\n")
+            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
+        case .fetch:
+            start(item, revalidating: nil)
+        case .revalidate(let entry):
+            start(item, revalidating: entry)
+        }
+    }
+
+    /// Counts a key's first outcome: once in the totals, once for the set, remembered for repeats.
+    func settleUnique(_ item: PlanItem, as outcome: KeyOutcome, count: WritableKeyPath<RunTotals, Int>, event: RunEvent) {
+        tally.withLock { state in
+            state.totals.unique += 1
+            state.totals[keyPath: count] += 1
+            state.sets[item.setIndex].apply(outcome)
+        }
+        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
+        log.record(event)
+    }
+
+    /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
+    private func start(_ item: PlanItem, revalidating entry: CacheEntry?) {
+        let setName = plan.sets[item.setIndex].name
+        tally.withLock { state in
+            state.totals.unique += 1
+            state.inFlight[item.key] = []
+        }
+        log.record(RunEvent(.queued, url: item.shownURL, set: setName))
+        guard gate.acquire(unless: { isStopping }) else {
+            settleInterrupted(item)
+            return
+        }
+        var request = requests[item.setIndex]
+        request.url = item.url
+        request.destination = cache.makeTempPath()
+        request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
+        let destination = request.destination
+        let id = engine.submit(request) { [self] result in
+            workers.addOperation { [self] in
+                complete(item, result: result, destination: destination, revalidating: entry)
+            }
+        }
+        events.register(id, url: item.shownURL, set: setName)
+        log.record(RunEvent(.started, url: item.shownURL, set: setName))
+    }
+
+    /// A key that never got a slot because the run is stopping: not attempted.
+    private func settleInterrupted(_ item: PlanItem) {
+        tally.withLock { state in
+            state.totals.skipped += 1
+            state.settle(key: item.key, firstSet: item.setIndex, outcome: .skipped)
+        }
+    }
+
+    /// The request every URL of a set starts from.
+    static func requestTemplate(_ options: JobOptions, settings: RunSettings) -> FetchRequest {
+        FetchRequest(
+            url: "", destination: "", headers: options.headers,
+            credentials: options.credentials.map { Credentials(username: $0.username, password: $0.password) },
+            timeout: options.timeout, maxBytes: options.maxBytes,
+            retry: RetryPolicy(retries: options.retries, baseDelay: settings.retryBaseDelay, maxDelay: settings.retryMaxDelay),
+            cookies: options.cookies, insecureTLS: options.insecureTLS)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// Runs one job: streams its plan, decides each key from the index, fetches what is missing with
+/// bounded concurrency, validates and stores off the network thread, and counts every outcome.
+///
+/// Threads: the caller's thread schedules (index lookups, waiting for a slot); the engine's thread
+/// moves bytes; finished transfers are validated and stored on a small queue as wide as the cores.
+public final class Prefetcher: Sendable {
+    let job: Job
+    let plan: RunPlan
+    let cache: DiskCache
+    let settings: RunSettings
+    let log: RunLog
+    let engine: FetchEngine
+    let events: TransferEvents
+    let gate: SlotGate
+    let tally: Mutex<RunTally>
+    /// Keys settled in this run, so later occurrences are told without a second transfer.
+    /// Cost-bounded: an evicted key is recognised from the index (stored or failed since `started`).
+    let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 8 << 20)
+    let workers: OperationQueue
+    let requests: [FetchRequest]
+    let validators: [ImageValidator]
+    let started = Date()
+    /// The signal that asked the run to stop, or 0.
+    let stopSignal = Atomic<Int32>(0)
+
+    public init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
+        self.job = job
+        self.plan = RunPlan(job: job)
+        self.cache = cache
+        self.settings = settings
+        self.log = log
+        let events = TransferEvents(log: log)
+        self.events = events
+        let concurrency = settings.concurrency ?? plan.sets.map(\.options.concurrency).max() ?? 1
+        let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
+        engine = try FetchEngine(configuration: EngineConfiguration(
+            concurrency: concurrency, perHost: perHost, onEvent: { events.handle($0) }))
+        gate = SlotGate(limit: concurrency)
+        tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
+        let queue = OperationQueue()
+        queue.name = "prefetchd.validate"
+        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        workers = queue
+        requests = plan.sets.map { Self.requestTemplate($0.options, settings: settings) }
+        validators = plan.sets.map {
+            ImageValidator(level: $0.options.validate, formats: Set($0.options.formats),
+                           maxPixels: $0.options.maxPixels, maxBytes: $0.options.maxBytes)
+        }
+    }
+
+    deinit {
+        engine.shutdown()
+    }
+
+    /// Asks the run to stop: no new transfers, in-flight ones aborted (their temp files removed).
+    /// Safe to call from a signal handler's queue, more than once.
+    public func stop(signal: Int32) {
+        if stopSignal.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged {
+            engine.cancelAll()
+        }
+    }
+
+    var isStopping: Bool { stopSignal.load(ordering: .acquiring) != 0 }
+
+    /// Runs the whole plan; returns when every transfer has settled. Cache errors end the run early.
+    public func run() throws(CacheError) -> RunOutcome {
+        var iterator = plan.makeIterator()
+        var currentSet = -1
+        var failure: CacheError?
+        while !isStopping, let item = iterator.next() {
+            if item.setIndex != currentSet {
+                currentSet = item.setIndex
+                gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
+            }
+            do {
+                try schedule(item)
+            } catch {
+                failure = error
+                stop(signal: 0)
+                break
+            }
+        }
+        gate.drain()
+        workers.waitUntilAllOperationsAreFinished()
+        try cache.flush()
+        if let failure { throw failure }
+        let outcome = finish(sourceFailure: iterator.failure)
+        if !settings.dryRun {
+            try recordRun(outcome.report)
+        }
+        return outcome
+    }
+
+    private func finish(sourceFailure: JobDiagnostic?) -> RunOutcome {
+        let signal = stopSignal.load(ordering: .acquiring)
+        let state = tally.withLock { $0 }
+        let outcomeName = signal == SIGINT ? "interrupted" : signal == SIGTERM ? "terminated" : "completed"
+        let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
+                               totals: state.totals, failures: state.failures, outcome: outcomeName)
+        return RunOutcome(report: report, sets: state.sets, problems: sourceFailure.map { ["\($0)"] } ?? [],
+                          stoppedBy: signal == 0 ? nil : signal)
+    }
+
+    private func recordRun(_ report: RunReport) throws(CacheError) {
+        let totals = report.totals
+        try cache.index.recordRun(RunRecord(job: job.name, started: started, duration: report.durationSeconds, totals: [
+            "requested": totals.requested, "unique": totals.unique, "fetched": totals.fetched,
+            "cached": totals.cached, "revalidated": totals.revalidated, "failed": totals.failed,
+            "skipped": totals.skipped, "bytes": Int(totals.bytes),
+        ]))
+        try cache.flush()
+    }
+}
+
+extension Prefetcher {
+    /// URL occurrences settled so far against all of them, for the progress display.
+    public func progress() -> ProgressDisplay.Snapshot {
+        tally.withLock { state in
+            let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.skipped }
+            return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Why a run could not be carried out at all (as opposed to items that failed).
+public enum RunError: Error, CustomStringConvertible {
+    /// A job file is invalid: nothing was fetched (exit 2).
+    case jobFile(JobFileError)
+    /// The cache cannot be used (exit 3).
+    case cache(path: String, CacheError)
+    /// The download engine could not start (exit 3).
+    case engine(FetchError)
+    /// A report file could not be written (exit 3).
+    case output(path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .jobFile(let error): "\(error)"
+        case .cache(let path, let error): "cache \(path) is unusable: \(error)"
+        case .engine(let error): "the download engine could not start: \(error)"
+        case .output(let path, let message): "cannot write \(path): \(message)"
+        }
+    }
+}

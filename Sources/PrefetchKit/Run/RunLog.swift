@@ -1,0 +1,49 @@
+/// Where a run's per-URL lines go (standard error): JSON lines for tools, or text for people.
+public struct RunLog: Sendable {
+    public enum Format: String, Sendable { case text, json }
+    public enum Verbosity: Sendable { case quiet, normal, verbose }
+
+    public var format: Format
+    public var verbosity: Verbosity
+
+    public init(format: Format = .text, verbosity: Verbosity = .normal) {
+        self.format = format
+        self.verbosity = verbosity
+    }
+
+    /// JSON: every event. Text: failures unless quiet; every outcome when verbose.
+    func record(_ event: RunEvent) {
+        switch format {
+        case .json:
+            Console.error(event.jsonLine())
+        case .text:
+            guard let line = Self.text(event, verbose: verbosity == .verbose), verbosity != .quiet else { return }
+            Console.error("prefetchd: " + line + "\n")
+        }
+    }
+
+    /// A note for a person, not about one URL (text format only, not when quiet).
+    func note(_ text: String) {
+        guard format == .text, verbosity != .quiet else { return }
+        Console.error("prefetchd: " + text + "\n")
+    }
+
+    static func text(_ event: RunEvent, verbose: Bool) -> String? {
+        let where_ = "\(event.url) [\(event.set)]"
+        switch event.event {
+        case .failed:
+            let status = event.status.map { " (HTTP \($0))" } ?? ""
+            return "failed \(where_): \(event.reason ?? "error")\(status)"
+        case .retrying where verbose:
+            return "retrying \(where_) after attempt \(event.attempt ?? 0): \(event.reason ?? "error")"
+        case .finished where verbose:
+            return "fetched \(where_) \(ByteFormat.human(event.bytes ?? 0)) in \(Int(event.elapsedMs ?? 0)) ms"
+        case .cached where verbose, .revalidated where verbose:
+            return "\(event.event.rawValue) \(where_)"
+        case .skipped where verbose:
+            return "skipped \(where_): \(event.reason ?? "")"
+        default:
+            return nil
+        }
+    }
+}
