@@ -48,6 +48,9 @@ enum Tool {
         } catch let error as UsageError {
             Console.error("prefetchd \(error.description)\n")
             return .usage
+        } catch let error as JobFileError {
+            Console.error("\(error)\n")
+            return .usage
         } catch let error as NotAvailable {
             Console.error("prefetchd \(error.description)\n")
             return .usage

@@ -44,6 +44,14 @@ public final class DiskCache: Sendable {
         return cache
     }
 
+    /// Opens the cache at `path` with the layout it was made with; nil when no cache is there
+    /// (nothing is created). For commands that read a cache given only by its folder.
+    public static func openExisting(at path: String) throws(CacheError) -> DiskCache? {
+        let root = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
+        return try open(at: root, layout: layout)
+    }
+
     /// Where `key`'s file lives, relative to `root`.
     public func relativePath(forKey key: String) -> String {
         CacheFileNaming.relativePath(forKey: key, layout: layout)

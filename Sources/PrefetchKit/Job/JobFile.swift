@@ -17,6 +17,21 @@ public enum JobFile {
         try load(path: path, environment: environment, workingDirectory: workingDirectory, limits: .standard)
     }
 
+    /// Loads every file; when any is invalid, throws the problems of all of them together.
+    public static func loadAll(paths: [String], environment: [String: String]) throws(JobFileError) -> [Job] {
+        var jobs: [Job] = []
+        var diagnostics: [JobDiagnostic] = []
+        for path in paths {
+            do {
+                jobs.append(try load(path: path, environment: environment))
+            } catch {
+                diagnostics += error.diagnostics
+            }
+        }
+        if !diagnostics.isEmpty { throw JobFileError(diagnostics: diagnostics) }
+        return jobs
+    }
+
     /// What `prefetchd check` reports for a valid job file; see `load` for the rules.
     public static func check(
         path: String, environment: [String: String], workingDirectory: String? = nil

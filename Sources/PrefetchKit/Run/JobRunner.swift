@@ -39,7 +39,12 @@ public final class JobRunner: Sendable {
     }
 
     public func run(jobPaths: [String]) throws(RunError) -> Result {
-        let jobs = try load(jobPaths)
+        let jobs: [Job]
+        do {
+            jobs = try JobFile.loadAll(paths: jobPaths, environment: options.environment)
+        } catch {
+            throw .jobFile(error)
+        }
         let started = Date()
         var results: [RunOutcome] = []
         for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
@@ -48,20 +53,6 @@ public final class JobRunner: Sendable {
         let combined = Self.combine(results, jobs: jobs, started: started)
         try writeReports(combined)
         return combined
-    }
-
-    private func load(_ paths: [String]) throws(RunError) -> [Job] {
-        var jobs: [Job] = []
-        var diagnostics: [JobDiagnostic] = []
-        for path in paths {
-            do {
-                jobs.append(try JobFile.load(path: path, environment: options.environment))
-            } catch {
-                diagnostics += error.diagnostics
-            }
-        }
-        if !diagnostics.isEmpty { throw .jobFile(JobFileError(diagnostics: diagnostics)) }
-        return jobs
     }
 
     private func run(_ job: Job) throws(RunError) -> RunOutcome {

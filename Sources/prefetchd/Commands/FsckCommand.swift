@@ -1,3 +1,5 @@
+import PrefetchKit
+
 /// `prefetchd fsck`: index against files.
 enum FsckCommand {
     static let spec = CommandSpec(
@@ -6,11 +8,45 @@ enum FsckCommand {
         summary: "Check the index against the files and decode-check every stored file.",
         details: """
             Finds index rows without files, files without rows, size or checksum mismatches, files
-            that fail validation and stale temp files. Exit 0 when clean, 1 when problems were found
-            (with --repair: fixed).
+            that fail a full decode check (PNG, JPEG; GIF and WebP by header) and temp files older
+            than an hour. Prints one line per problem on standard output. With --repair, drops bad
+            rows and files, indexes orphan files and deletes stale temps. Reads every file: expect
+            it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems were
+            found (with --repair: and fixed), 3 when the cache is unusable.
             """,
         options: [SharedOptions.cache, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps.")],
         examples: ["prefetchd fsck --cache /var/cache/prefetchd", "prefetchd fsck --cache /var/cache/prefetchd --repair"],
-        execute: { _ in throw NotAvailable(command: "fsck", engine: "the cache index") }
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("fsck: takes no arguments besides --cache DIR and --repair")
+        }
+        let root = CacheLocation.resolve(arguments)
+        guard let cache = try DiskCache.openExisting(at: root) else {
+            Console.error("prefetchd fsck: no cache at \(root)\n")
+            return .environment
+        }
+        let validator = ImageValidator(level: .decode, maxBytes: 0)
+        let checker = CacheChecker(cache)
+        let problems = try checker.check { path in
+            do throws(ImageError) {
+                _ = try validator.validate(fileAt: path)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        for problem in problems {
+            Console.out("\(problem)\n")
+        }
+        if arguments.has("repair") && !problems.isEmpty {
+            try checker.repair(problems)
+            Console.error("prefetchd fsck: \(root): \(problems.count) problems found and repaired\n")
+        } else {
+            Console.error("prefetchd fsck: \(root): \(problems.count) problems found\n")
+        }
+        return problems.isEmpty ? .success : .failures
+    }
 }

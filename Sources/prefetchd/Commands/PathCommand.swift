@@ -1,3 +1,5 @@
+import PrefetchKit
+
 /// `prefetchd path`: where a URL's image is cached.
 enum PathCommand {
     static let spec = CommandSpec(
@@ -5,11 +7,34 @@ enum PathCommand {
         synopsis: "path URL [--cache DIR]",
         summary: "Print the absolute path of the cached file for URL (exit 1 when not cached).",
         details: """
-            The URL goes through no job's cache_key rule: pass the URL as the cache key was made.
-            Counts as a use of the entry (last access).
+            Looks URL up as a cache key (no job's cache_key rule applies: pass the URL as its key
+            was made) in the cache's own layout, checks the file is there with its recorded size,
+            and prints its absolute path on standard output. Counts as a use of the entry (last
+            access). Exit 0 when cached, 1 when not, 3 when the cache is unusable.
             """,
         options: [SharedOptions.cache],
-        examples: ["prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd"],
-        execute: { _ in throw NotAvailable(command: "path", engine: "the disk cache") }
+        examples: [
+            "prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd",
+            "open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
+        ],
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        guard arguments.positionals.count == 1, let url = arguments.positionals.first else {
+            throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--cache DIR])")
+        }
+        let root = CacheLocation.resolve(arguments)
+        guard let cache = try DiskCache.openExisting(at: root) else {
+            Console.error("prefetchd path: no cache at \(root)\n")
+            return .failures
+        }
+        guard let path = try cache.path(forKey: redacted(url)) else {
+            Console.error("prefetchd path: not cached: \(redacted(url))\n")
+            return .failures
+        }
+        try cache.flush()
+        Console.out(path + "\n")
+        return .success
+    }
 }

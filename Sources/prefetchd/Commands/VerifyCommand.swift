@@ -1,15 +1,42 @@
+import Foundation
+import PrefetchKit
+
 /// `prefetchd verify`: is every URL of the job cached and fresh?
 enum VerifyCommand {
     static let spec = CommandSpec(
         name: "verify",
-        synopsis: "verify JOB.yaml [JOB.yaml ...]",
+        synopsis: "verify JOB.yaml [JOB.yaml ...] [--cache DIR]",
         summary: "Check that every URL of the jobs is cached and fresh, without network; list the rest.",
         details: """
-            Prints each missing or stale URL on standard output. Exit 0 when all are cached and
-            fresh, 1 when any is missing or stale, 2 for a bad job file.
+            Prints `missing URL` or `stale URL` on standard output for each URL that is not cached,
+            or was last fetched or revalidated longer ago than the job's cache.max_age. Reads the
+            cache index only: no network, no writes. Exit 0 when all are cached and fresh, 1 when
+            any is missing or stale, 2 for a bad job file, 3 when the cache is unusable.
             """,
         options: [SharedOptions.cache],
         examples: ["prefetchd verify jobs/catalog.yaml", "prefetchd verify jobs/catalog.yaml --cache build/cache"],
-        execute: { _ in throw NotAvailable(command: "verify", engine: "the cache index") }
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        let jobs = try JobArguments.load(arguments, command: "verify")
+        var missing = 0
+        var stale = 0
+        for job in jobs {
+            do {
+                let result = try Verifier.verify(job, cachePath: arguments.value("cache")) { finding in
+                    Console.out("\(finding.kind.rawValue) \(finding.url)\n")
+                }
+                missing += result.findings.filter { $0.kind == .missing }.count
+                stale += result.findings.filter { $0.kind == .stale }.count
+                Console.error("prefetchd verify: \(job.name): \(result.checked) URLs, \(result.fresh) cached and fresh, "
+                    + "\(result.findings.filter { $0.kind == .missing }.count) missing, "
+                    + "\(result.findings.filter { $0.kind == .stale }.count) stale\n")
+            } catch {
+                Console.error("prefetchd verify: cache of \(job.name) is unusable: \(error)\n")
+                return .environment
+            }
+        }
+        return missing + stale > 0 ? .failures : .success
+    }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `prefetchd verify`: is every URL of a job cached and fresh? Reads the index only: no network,
+/// no writes, not counted as a use.
+public enum Verifier {
+    public struct Finding: Sendable, Equatable {
+        public enum Kind: String, Sendable { case missing, stale }
+        public var kind: Kind
+        /// Redacted.
+        public var url: String
+    }
+
+    public struct Result: Sendable {
+        /// Distinct keys checked.
+        public var checked = 0
+        public var fresh = 0
+        public var findings: [Finding] = []
+    }
+
+    /// Checks `job` against the cache at `cachePath` (the job's own when nil). A cache that does not
+    /// exist holds nothing: every URL is missing. `report` is called per finding, as found.
+    public static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
+                              report: (Finding) -> Void) throws(CacheError) -> Result {
+        let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path)
+        var result = Result()
+        var seen = Set<String>()
+        for item in RunPlan(job: job) where seen.insert(item.key).inserted {
+            result.checked += 1
+            let finding: Finding.Kind?
+            if let entry = try cache?.lookup(key: item.key) {
+                finding = CacheDecision.isStale(entry, maxAge: job.cache.maxAge, now: now) ? .stale : nil
+            } else {
+                finding = .missing
+            }
+            if let finding {
+                let found = Finding(kind: finding, url: item.shownURL)
+                result.findings.append(found)
+                report(found)
+            } else {
+                result.fresh += 1
+            }
+        }
+        return result
+    }
+}
