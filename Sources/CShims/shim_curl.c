@@ -16,8 +16,8 @@ CURLcode pf_easy_setopt_write(CURL *easy, CURLoption option, curl_write_callback
     return curl_easy_setopt(easy, option, value);
 }
 
-CURLcode pf_easy_setopt_xferinfo(CURL *easy, curl_xferinfo_callback value) {
-    return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, value);
+CURLcode pf_easy_setopt_prereq(CURL *easy, curl_prereq_callback value) {
+    return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, value);
 }
 
 CURLcode pf_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
@@ -29,10 +29,6 @@ CURLcode pf_easy_getinfo_off(CURL *easy, CURLINFO info, curl_off_t *value) {
 }
 
 CURLcode pf_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(easy, info, value);
-}
-
-CURLcode pf_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **value) {
     return curl_easy_getinfo(easy, info, value);
 }
 

@@ -164,6 +164,10 @@ class Handler(BaseHTTPRequestHandler):
     def route_redirect(self, name):
         self.send_body(302, b"moved\n", headers=[("Location", "/ok/" + name)])
 
+    def route_redirect_to(self, host, name):
+        port = self.server.server_address[1]
+        self.send_body(302, b"moved\n", headers=[("Location", "http://%s:%d/ok/%s" % (host, port, name))])
+
     def route_html_as_jpeg(self):
         self.send_body(200, b"<!doctype html><html><body>not an image</body></html>\n", "image/jpeg")
 

@@ -32,6 +32,10 @@ extension Attempt {
         try easy.set(CURLOPT_HEADERFUNCTION, callback: attemptHeaderCallback, "CURLOPT_HEADERFUNCTION")
         try easy.set(CURLOPT_HEADERDATA, pointer: context, "CURLOPT_HEADERDATA")
 
+        if request.network.restricts {
+            try easy.set(prerequest: attemptPrerequestCallback)
+            try easy.set(CURLOPT_PREREQDATA, pointer: context, "CURLOPT_PREREQDATA")
+        }
         if let credentials = request.credentials {
             try easy.set(CURLOPT_USERNAME, credentials.username, "CURLOPT_USERNAME")
             try easy.set(CURLOPT_PASSWORD, credentials.password, "CURLOPT_PASSWORD")

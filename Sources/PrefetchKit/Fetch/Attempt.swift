@@ -1,5 +1,6 @@
 internal import Glibc
 internal import CCurl
+import Foundation
 
 /// One attempt of one request on one easy handle: the destination file, the body counter, and the
 /// callbacks libcurl makes while it runs. Lives on the network thread only.
@@ -16,6 +17,8 @@ final class Attempt {
     private var keepsBody: Bool?
     private var exceededLimit = false
     private var writeFailure: String?
+    /// Why the network policy refused a request of this attempt.
+    private var refusal: String?
 
     /// What an attempt came to, before the retry policy looks at it.
     struct Settled {
@@ -79,6 +82,9 @@ final class Attempt {
             if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
                 return .failure(.tooLarge(limit: job.request.maxBytes))
             }
+            if let refusal {
+                return .failure(.blockedNetwork(refusal))
+            }
             if let writeFailure {
                 return .failure(.destination(path: job.request.destination, message: writeFailure))
             }
@@ -133,6 +139,15 @@ final class Attempt {
         return count
     }
 
+    /// The pre-request callback: the connection is made, the request not yet sent. Refuses hosts and
+    /// addresses the network policy does not allow, for the first request and every redirect.
+    fileprivate func admit(address: String) -> Bool {
+        let url = easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url
+        let host = URLComponents(string: url)?.host ?? ""
+        refusal = job.request.network.refusal(host: host, address: address)
+        return refusal == nil
+    }
+
     /// Closes the destination; the error message when closing failed.
     @discardableResult
     private func closeDestination() -> String? {
@@ -171,4 +186,11 @@ let attemptWriteCallback: curl_write_callback = { data, size, count, context in
 let attemptHeaderCallback: curl_write_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
     return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().receiveHeader(data, count: size * count)
+}
+
+/// libcurl's pre-request callback; the context as above.
+let attemptPrerequestCallback: curl_prereq_callback = { context, primaryIP, _, _, _ in
+    guard let context, let primaryIP else { return Int32(CURL_PREREQFUNC_ABORT) }
+    let admitted = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().admit(address: String(cString: primaryIP))
+    return Int32(admitted ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT)
 }

@@ -51,6 +51,10 @@ final class Easy {
         try check(pf_easy_setopt_write(handle, option, callback), name)
     }
 
+    func set(prerequest callback: curl_prereq_callback) throws(FetchError) {
+        try check(pf_easy_setopt_prereq(handle, callback), "CURLOPT_PREREQFUNCTION")
+    }
+
     func long(_ info: CURLINFO) -> Int {
         var value = 0
         return pf_easy_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0

@@ -21,6 +21,8 @@ public enum FetchError: Error, Sendable, Equatable {
     case blockedProtocol(String)
     /// TLS failed: handshake or certificate verification.
     case tls(String)
+    /// The job's `network:` rules refused a host or address (first request or a redirect).
+    case blockedNetwork(String)
     /// The request cannot be sent as given (malformed URL, a header with a line break).
     case invalidRequest(String)
     /// The destination file could not be created or written.
@@ -33,7 +35,7 @@ public enum FetchError: Error, Sendable, Equatable {
     case engineStopped
 
     /// A stable name: `http_404`, `http_410`, `http_status`, `timeout`, `connect_failed`, `dns`, `reset`,
-    /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `invalid_request`,
+    /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `blocked_network`, `invalid_request`,
     /// `destination`, `curl_error`, `cancelled`, `engine_stopped`.
     public var reason: String {
         switch self {
@@ -48,6 +50,7 @@ public enum FetchError: Error, Sendable, Equatable {
         case .tooManyRedirects: "too_many_redirects"
         case .blockedProtocol: "blocked_protocol"
         case .tls: "tls"
+        case .blockedNetwork: "blocked_network"
         case .invalidRequest: "invalid_request"
         case .destination: "destination"
         case .curl: "curl_error"
@@ -75,6 +78,7 @@ extension FetchError: CustomStringConvertible {
         case .tooManyRedirects(let message): "The server redirected too many times: \(message)."
         case .blockedProtocol(let message): "Only http and https are allowed: \(message)."
         case .tls(let message): "TLS failed: \(message)."
+        case .blockedNetwork(let message): "The request was refused by the job's network rules: \(message)."
         case .invalidRequest(let message): "The request is invalid: \(message)."
         case .destination(let path, let message): "The destination file \(path) cannot be written: \(message)."
         case .curl(let code, let message): "libcurl failed with code \(code): \(message)."

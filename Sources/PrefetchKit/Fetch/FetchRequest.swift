@@ -27,6 +27,8 @@ public struct FetchRequest: Sendable {
     public var cookies: Bool
     /// Skip TLS certificate and host name verification.
     public var insecureTLS: Bool
+    /// Which hosts and addresses may be requested, redirects included.
+    public var network = NetworkPolicy()
 
     public static let defaultHeaders: [String: String] = [
         "Accept": "image/*,*/*;q=0.8",

@@ -41,7 +41,7 @@ public struct RetryPolicy: Sendable, Equatable {
         switch error {
         case .http(let status): transientStatuses.contains(status)
         case .timeout, .connectFailed, .dns, .reset, .truncatedBody: true
-        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .invalidRequest, .destination, .curl,
+        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest, .destination, .curl,
              .cancelled, .engineStopped: false
         }
     }

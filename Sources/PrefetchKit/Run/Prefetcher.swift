@@ -44,7 +44,13 @@ public final class Prefetcher: Sendable {
         queue.name = "prefetchd.validate"
         queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
         workers = queue
-        requests = plan.sets.map { Self.requestTemplate($0.options, settings: settings) }
+        let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,
+                                    denyHosts: job.network.denyHosts)
+        requests = plan.sets.map {
+            var template = Self.requestTemplate($0.options, settings: settings)
+            template.network = network
+            return template
+        }
         validators = plan.sets.map {
             ImageValidator(level: $0.options.validate, formats: Set($0.options.formats),
                            maxPixels: $0.options.maxPixels, maxBytes: $0.options.maxBytes)

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct NetworkPolicyTests {
+    @Test(arguments: ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
+                      "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "::", "fe80::1", "fd00::5", "::ffff:127.0.0.1"])
+    func privateAddressesAreRecognised(address: String) {
+        #expect(NetworkPolicy.isPrivate(address))
+    }
+
+    @Test(arguments: ["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:1.1.1.1"])
+    func publicAddressesAreNot(address: String) {
+        #expect(!NetworkPolicy.isPrivate(address))
+    }
+
+    @Test func hostPatternsMatchExactlyOrBelowAWildcard() {
+        let policy = NetworkPolicy(allowHosts: ["cdn.example.com", "*.img.example.net"], denyHosts: ["bad.img.example.net"])
+        #expect(policy.refusal(host: "CDN.example.com", address: "8.8.8.8") == nil)
+        #expect(policy.refusal(host: "a.img.example.net", address: "8.8.8.8") == nil)
+        #expect(policy.refusal(host: "img.example.net", address: "8.8.8.8") != nil)
+        #expect(policy.refusal(host: "example.com", address: "8.8.8.8") != nil)
+        #expect(policy.refusal(host: "bad.img.example.net", address: "8.8.8.8")?.contains("deny_hosts") == true)
+        #expect(NetworkPolicy(allowPrivate: false).refusal(host: "x", address: "10.0.0.1")?.contains("allow_private") == true)
+    }
+
+    @Test func aPrivateAddressIsRefusedOnTheConnectionItself() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/count/private")
+        request.network = NetworkPolicy(allowPrivate: false)
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == "blocked_network")
+        #expect(result.error?.description.contains("127.0.0.1") == true)
+        #expect(!harness.exists(request.destination))
+        #expect(try await harness.text("/hits/private") == "0", "the request must not reach the server")
+    }
+
+    @Test func aRedirectToADeniedHostIsRefused() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        // The first request goes to 127.0.0.1, the redirect to localhost, which is denied.
+        var request = harness.request("/redirect-to/localhost/x")
+        request.network = NetworkPolicy(denyHosts: ["localhost"])
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == "blocked_network")
+        #expect(result.error?.description.contains("deny_hosts") == true)
+        #expect(!harness.exists(request.destination))
+    }
+
+    @Test func anAllowedHostIsFetched() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/ok/allowed")
+        request.network = NetworkPolicy(allowHosts: ["127.0.0.1"])
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.response?.status == 200)
+    }
+}
