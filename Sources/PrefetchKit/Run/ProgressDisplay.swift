@@ -42,8 +42,9 @@ public final class ProgressDisplay: Sendable {
     private let style: Style
     private let snapshot: @Sendable () -> Snapshot
     private let started = Date()
-    /// DispatchSource is thread-safe; `running` makes start and stop happen once each.
-    private nonisolated(unsafe) let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "prefetchd.progress"))
+    /// Made by `start` and cancelled by `stop`; `running` orders the two and makes each happen once.
+    /// (A dispatch source must not be released suspended, so it is only made when started.)
+    private nonisolated(unsafe) var timer: DispatchSourceTimer?
     private let running = Atomic<Bool>(false)
 
     public init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
@@ -61,9 +62,11 @@ public final class ProgressDisplay: Sendable {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.draw() }
-        timer.resume()
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "prefetchd.progress"))
+        source.schedule(deadline: .now() + interval, repeating: interval)
+        source.setEventHandler { [weak self] in self?.draw() }
+        timer = source
+        source.resume()
     }
 
     /// Stops the ticks and, on a terminal, leaves the last line complete.
@@ -71,7 +74,7 @@ public final class ProgressDisplay: Sendable {
         guard running.compareExchange(expected: true, desired: false, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
-        timer.cancel()
+        timer?.cancel()
         if style == .live {
             Console.error("\r\u{1B}[2K" + Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)) + "\n")
         }
