@@ -23,10 +23,18 @@ enum CacheFileNaming {
         }
     }
 
-    /// nginx `levels=1:2` from the front of the hash: `a/bc` for `abc...`.
+    /// One level of 256 folders named by the first two hex digits of the hash: `ab` for `abc...`
+    /// (nginx's `levels=2`). A million entries make about 4,000 files a folder, which ext4's hashed
+    /// directories handle well; two levels (`levels=1:2`, 4,096 folders) measured slower to fill, as
+    /// nearly every early store then also creates a folder.
     static func nativeDirectories(_ hash: String) -> String {
-        let characters = Array(hash)
-        return "\(characters[0])/\(characters[1])\(characters[2])"
+        String(hash.utf8.prefix(2))!
+    }
+
+    /// Every folder the native layout uses: `00` ... `ff`.
+    static let nativeFolders: [String] = (0..<256).map { value in
+        let digits = Array("0123456789abcdef")
+        return String([digits[value >> 4], digits[value & 15]])
     }
 
     /// SDDiskCacheFileNameForKey: lowercase hex MD5 of the UTF-8 key, then "." + the URL's path
@@ -40,15 +48,18 @@ enum CacheFileNaming {
 
     /// The extension of the last path component of a URL's path (not its query or fragment);
     /// for a key that is not a URL, of the key itself. Empty when there is none.
+    /// Percent-escapes in the extension are decoded, as NSURL's `pathExtension` does.
     static func pathExtension(of key: String) -> String {
-        let path: String
-        if let components = URLComponents(string: key), components.scheme != nil {
-            path = components.path
-        } else {
-            path = key
+        var path = Substring(key)
+        if let scheme = path.range(of: "://") {
+            let afterScheme = path[scheme.upperBound...]
+            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+            let rest = afterScheme[authorityEnd...]
+            path = rest.prefix { $0 != "?" && $0 != "#" }
         }
-        let lastComponent = path.split(separator: "/").last.map(String.init) ?? ""
+        let lastComponent = path.split(separator: "/").last ?? ""
         guard let dot = lastComponent.lastIndex(of: "."), dot != lastComponent.startIndex else { return "" }
-        return String(lastComponent[lastComponent.index(after: dot)...])
+        let ext = String(lastComponent[lastComponent.index(after: dot)...])
+        return ext.contains("%") ? (ext.removingPercentEncoding ?? ext) : ext
     }
 }

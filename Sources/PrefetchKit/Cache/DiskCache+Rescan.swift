@@ -10,13 +10,10 @@ extension DiskCache {
             return try Self.names(in: root).filter { Self.isSDWebImageName($0) && isRegularFile($0) }
         case .native:
             var files: [String] = []
-            for first in try Self.names(in: root) where first.count == 1 && Self.isLowerHex(first) {
-                for second in try Self.names(in: root + "/" + first) where second.count == 2 && Self.isLowerHex(second) {
-                    let folder = first + "/" + second
-                    for name in try Self.names(in: root + "/" + folder)
-                    where Self.isNativeName(name, prefix: first + second) && isRegularFile(folder + "/" + name) {
-                        files.append(folder + "/" + name)
-                    }
+            for folder in try Self.names(in: root) where folder.count == 2 && Self.isLowerHex(folder) {
+                for name in try Self.names(in: root + "/" + folder)
+                where Self.isNativeName(name, prefix: folder) && isRegularFile(folder + "/" + name) {
+                    files.append(folder + "/" + name)
                 }
             }
             return files
@@ -70,7 +67,7 @@ extension DiskCache {
         text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    /// `<64 hex>` or `<64 hex>.<ext>`, in the folder its first three digits name.
+    /// `<64 hex>` or `<64 hex>.<ext>`, in the folder its first two digits name.
     static func isNativeName(_ name: String, prefix: String) -> Bool {
         let hash = name.prefix(64)
         let rest = name.dropFirst(64)

@@ -31,6 +31,12 @@ public final class DiskCache: Sendable {
         try makeDirectory(root)
         try makeDirectory(root + "/tmp")
         let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
+        if layout == .native {
+            // Made once here, so a store never has to create its folder.
+            for folder in CacheFileNaming.nativeFolders {
+                try makeDirectory(root + "/" + folder)
+            }
+        }
         let (index, rebuilt) = try CacheIndex.open(root: root)
         if let recorded = try index.meta("layout"), recorded != layout.rawValue {
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
@@ -92,11 +98,12 @@ public final class DiskCache: Sendable {
         let relativePath = relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
         let folder = (finalPath as NSString).deletingLastPathComponent
-        if folder != root {
-            try Self.makeDirectory((folder as NSString).deletingLastPathComponent)
+        if rename(tempPath, finalPath) != 0 {
+            // The fan-out folder was removed behind our back: make it again, once.
+            guard errno == ENOENT, folder != root else { throw .fromErrno("rename into", finalPath) }
             try Self.makeDirectory(folder)
+            guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
         }
-        guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
         if durable { try Self.syncDirectory(folder) }
         let format: ImageFormat?
         if let known = entry.format {

@@ -27,9 +27,9 @@ import Testing
             let cache = try DiskCache.open(at: folder, layout: .native)
             // Hashes from coreutils sha256sum.
             #expect(cache.relativePath(forKey: "https://cdn.example.com/banners/1.JPG?x=1")
-                == "4/fa/4fa86cac76ebae20c02a718444cf3fb750774e45d29bee0614a7b92393fff7d2.jpg")
+                == "4f/4fa86cac76ebae20c02a718444cf3fb750774e45d29bee0614a7b92393fff7d2.jpg")
             #expect(cache.relativePath(forKey: "https://cdn.example.com/noext")
-                == "e/8c/e8cebd4941771bcede6807187f5f17f237b76ac8b7432820509bf0a83bfe4f73")
+                == "e8/e8cebd4941771bcede6807187f5f17f237b76ac8b7432820509bf0a83bfe4f73")
         }
     }
 
