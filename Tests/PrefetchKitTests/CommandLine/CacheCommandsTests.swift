@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// `path`, `fsck` and `verify` end to end, on a cache filled through the real store path.
+@Suite struct CacheCommandsTests {
+    static let base = "http://127.0.0.1:9/img"
+
+    /// A cache holding a.png and b.jpg, and a job asking for a.png, b.jpg and c.png.
+    func fixture() throws -> (folder: TemporaryDirectory, cache: DiskCache, job: URL) {
+        let folder = try TemporaryDirectory()
+        let cache = try DiskCache.open(at: folder.file("cache").path, layout: .native)
+        try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: "\(Self.base)/a.png", key: "\(Self.base)/a.png"))
+        try cache.store(data: Data(ImageFixtures.baselineJPEG), as: NewEntry(url: "\(Self.base)/b.jpg", key: "\(Self.base)/b.jpg"))
+        try cache.flush()
+        let job = try folder.write("job.yaml", """
+            version: 1
+            cache: { path: cache, max_age: 7d }
+            sets:
+              - { name: s, urls: ["\(Self.base)/a.png", "\(Self.base)/b.jpg", "\(Self.base)/c.png"] }
+            """)
+        return (folder, cache, job)
+    }
+
+    @Test func pathPrintsTheCachedFileAndExits1WhenNotCached() throws {
+        let (folder, cache, _) = try fixture()
+        let hit = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "cache"], in: folder.url)
+        #expect(hit.status == 0)
+        #expect(hit.stdout == folder.file("cache").path + "/" + cache.relativePath(forKey: "\(Self.base)/a.png") + "\n")
+
+        let miss = try Binary.run(["path", "\(Self.base)/c.png", "--cache", "cache"], in: folder.url)
+        #expect(miss.status == 1)
+        #expect(miss.stdout.isEmpty)
+        #expect(miss.stderr.contains("not cached"))
+    }
+
+    @Test func pathWithoutACacheCreatesNothing() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "nowhere"], in: folder.url)
+        #expect(outcome.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("nowhere").path))
+    }
+
+    @Test func pathCountsAsAUse() throws {
+        let (folder, cache, _) = try fixture()
+        let key = "\(Self.base)/a.png"
+        let before = try #require(try cache.lookup(key: key)).accessedAt
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try Binary.run(["path", key, "--cache", "cache"], in: folder.url).status == 0)
+        let reopened = try DiskCache.open(at: folder.file("cache").path, layout: .native)
+        #expect(try #require(try reopened.lookup(key: key)).accessedAt > before)
+    }
+
+    @Test func verifyListsTheMissingURLAndExits1() throws {
+        let (folder, _, _) = try fixture()
+        let outcome = try Binary.run(["verify", "job.yaml"], in: folder.url)
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "missing \(Self.base)/c.png\n")
+        #expect(outcome.stderr.contains("3 URLs, 2 cached and fresh, 1 missing, 0 stale"))
+    }
+
+    @Test func verifyCallsAnEntryOlderThanMaxAgeStale() throws {
+        let (folder, _, jobURL) = try fixture()
+        let job = try JobFile.load(path: jobURL.path, environment: [:], workingDirectory: folder.path)
+        let eightDaysOn = Date().addingTimeInterval(8 * 86_400)
+        let result = try Verifier.verify(job, now: eightDaysOn) { _ in }
+        #expect(result.findings.map(\.kind) == [.stale, .stale, .missing])
+        #expect(try Verifier.verify(job) { _ in }.findings.map(\.kind) == [.missing])
+    }
+
+    @Test func fsckIsCleanThenFindsAndRepairsADamagedFile() throws {
+        let (folder, cache, _) = try fixture()
+        #expect(try Binary.run(["fsck", "--cache", "cache"], in: folder.url).status == 0)
+
+        // Given a stored JPEG cut short behind the cache's back
+        let damaged = try #require(try cache.lookup(key: "\(Self.base)/b.jpg")).path
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: damaged))
+        try handle.truncate(atOffset: 200)
+        try handle.close()
+
+        // When fsck looks, it reports it; with --repair it removes it
+        let found = try Binary.run(["fsck", "--cache", "cache"], in: folder.url)
+        #expect(found.status == 1)
+        #expect(found.stdout.contains(cache.relativePath(forKey: "\(Self.base)/b.jpg")))
+        let repaired = try Binary.run(["fsck", "--cache", "cache", "--repair"], in: folder.url)
+        #expect(repaired.status == 1)
+        #expect(repaired.stderr.contains("repaired"))
+
+        // Then the cache is clean and the damaged file is gone
+        #expect(try Binary.run(["fsck", "--cache", "cache"], in: folder.url).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: damaged))
+    }
+
+    @Test func fsckWithoutACacheIsAnEnvironmentError() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try Binary.run(["fsck", "--cache", "nowhere"], in: folder.url)
+        #expect(outcome.status == 3)
+        #expect(outcome.stderr.contains("no cache at"))
+    }
+}
