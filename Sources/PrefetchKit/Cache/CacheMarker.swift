@@ -7,6 +7,16 @@ enum CacheMarker {
     private static let signature = "Signature: 8a477f597d28d172789f06886806bc55"
     private static let layoutPrefix = "# prefetchd layout: "
 
+    /// The layout the marker at `root` names; nil when the folder has no marker (not a cache).
+    static func existingLayout(root: String) throws(CacheError) -> CacheLayout? {
+        let path = root + "/" + fileName
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let recorded = text.split(separator: "\n").first { $0.hasPrefix(layoutPrefix) }
+            .map { String($0.dropFirst(layoutPrefix.count)) }
+        guard let recorded, let layout = CacheLayout(rawValue: recorded) else { throw .unreadableMarker(path: path) }
+        return layout
+    }
+
     /// Checks the marker names `layout`, writing it when the folder has none; true when it was written.
     @discardableResult
     static func claim(root: String, layout: CacheLayout, durable: Bool) throws(CacheError) -> Bool {
