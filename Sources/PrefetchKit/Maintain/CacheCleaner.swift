@@ -42,15 +42,15 @@ public struct CacheCleaner: Sendable {
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {
             try pass.expire(into: &report)
-            log("clean: expired \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
+            log("clean: \(dryRun ? "would expire" : "expired") \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
         }
         if policy.maxSize > 0 {
             try pass.trim(into: &report)
-            log("clean: trimmed \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
+            log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
         }
         try pass.sweepTemp(into: &report)
         try pass.sweepOrphans(into: &report)
-        log("clean: swept \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
+        log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
             + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
         try wrap { () throws(CacheError) in try cache.flush() }
         report.bytesAfter = dryRun ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes : try currentBytes()
