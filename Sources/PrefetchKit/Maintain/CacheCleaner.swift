@@ -52,7 +52,7 @@ public struct CacheCleaner: Sendable {
         try pass.sweepOrphans(into: &report)
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
             + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
-        try wrap { () throws(CacheError) in try cache.flush() }
+        try pass.retryingBusy { () throws(CacheError) in try cache.flush() }
         report.bytesAfter = dryRun ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
         return report

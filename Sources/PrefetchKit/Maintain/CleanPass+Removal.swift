@@ -91,14 +91,15 @@ extension CleanPass {
         }
     }
 
-    /// Runs `body`, and again every 100 ms while the index is busy, for at most `policy.busyWait`.
+    /// Runs `body`, and again again while the index stays busy, for at most `policy.busyWait`.
     func retryingBusy<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
         let deadline = Date().addingTimeInterval(policy.busyWait)
         while true {
             do {
                 return try body()
             } catch let error where error.isBusy && Date() < deadline {
-                usleep(100_000)
+                // The index's own busy handler already waited; try again at once.
+                continue
             } catch {
                 if error.isBusy { throw .indexBusy(path: cache.index.path, waited: policy.busyWait) }
                 throw .cache(error)

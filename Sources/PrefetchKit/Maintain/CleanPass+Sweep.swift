@@ -75,7 +75,7 @@ extension CleanPass {
             report.sweptFolders += 1
         }
         if !dryRun {
-            try wrap { () throws(CacheError) in
+            try retryingBusy { () throws(CacheError) in
                 try cache.index.setMeta(Self.sweepCursorKey, String((start + share) % slices))
             }
         }
@@ -90,7 +90,7 @@ extension CleanPass {
             let bytes = size(of: relativePath)
             if !dryRun {
                 // Rescan's entry: times from the file's mtime; a run's pending upsert still wins.
-                try wrap { () throws(CacheError) in try cache.index.insertIfMissing(try cache.entryForFile(relativePath)) }
+                try retryingBusy { () throws(CacheError) in try cache.index.insertIfMissing(try cache.entryForFile(relativePath)) }
             }
             report.orphans.add(bytes)
             onItem(CleanItem(kind: .orphan, relativePath: relativePath, bytes: bytes))
