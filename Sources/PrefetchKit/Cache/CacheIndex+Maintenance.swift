@@ -114,3 +114,15 @@ extension CacheError {
         return code & 0xff == 5 || code & 0xff == 6  // SQLITE_BUSY, SQLITE_LOCKED
     }
 }
+
+extension CacheIndex {
+    /// Tunes this connection for a clean's many deletes: a 64 MiB page cache (the time and path indexes
+    /// stay in memory) and a WAL checkpoint every 8,192 pages instead of 1,000, so hot pages (the
+    /// totals, index interiors) are copied back once per many batches rather than after each one.
+    func prepareForBulkDeletes() throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.commit()
+            try connection.database.execute("PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192")
+        }
+    }
+}

@@ -36,6 +36,7 @@ public struct CacheCleaner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
+        if !dryRun { try wrap { () throws(CacheError) in try cache.index.prepareForBulkDeletes() } }
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem)

@@ -15,9 +15,11 @@ public struct CleanPolicy: Sendable, Equatable {
     /// Temp files untouched for this long are abandoned: longer than any transfer can take. One hour
     /// by default; a job's `timeout × (retries + 1)` is far below it.
     public var staleTempAge: TimeInterval
-    /// At most this many files per write transaction (nginx's cache manager: 100 files)...
+    /// At most this many files per write transaction (nginx's cache manager takes 100; 1,000 shares
+    /// each commit's index-page writes over more files)...
     public var batchFiles: Int
-    /// ...or this long per batch (nginx: 200 ms), so a concurrent run waits at most that for the index.
+    /// ...or this long per batch (nginx: 200 ms), whichever comes first, so a concurrent run waits at
+    /// most about that for the index.
     public var batchTime: TimeInterval
     /// The orphan sweep (files without rows, rows without files) visits 1/`orphanSweepRounds` of the
     /// fan-out folders per clean, so a nightly clean covers the whole cache once a week. 1 = all.
@@ -29,7 +31,7 @@ public struct CleanPolicy: Sendable, Equatable {
 
     public init(
         maxAge: TimeInterval = 7 * 86_400, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8,
-        staleTempAge: TimeInterval = 3_600, batchFiles: Int = 100, batchTime: TimeInterval = 0.2,
+        staleTempAge: TimeInterval = 3_600, batchFiles: Int = 1000, batchTime: TimeInterval = 0.2,
         orphanSweepRounds: Int = 7, lockWait: TimeInterval = 10, busyWait: TimeInterval = 60
     ) {
         self.maxAge = maxAge
