@@ -25,6 +25,8 @@ let package = Package(
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),
         // Stores cache entries in a loop until killed; the crash test SIGKILLs it and checks the cache.
         .executableTarget(name: "store-torture", dependencies: ["PrefetchKit"], path: "Tests/StoreTorture"),
+        // Fills a cache through the real store path (the maintenance benchmark and tests).
+        .executableTarget(name: "cache-filler", dependencies: ["PrefetchKit"], path: "Tests/CacheFiller"),
     ],
     swiftLanguageModes: [.v6]
 )

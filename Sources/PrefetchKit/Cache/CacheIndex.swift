@@ -47,6 +47,11 @@ public final class CacheIndex: Sendable {
         try database.execute("PRAGMA synchronous=NORMAL")
         let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
         if hasMeta {
+            if let version = try database.text("SELECT value FROM meta WHERE key='schema_version'"),
+                IndexMigration.migratable.contains(version)
+            {
+                try IndexMigration.migrate(database)
+            }
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             guard version == IndexConnection.schemaVersion else {
                 throw .index(

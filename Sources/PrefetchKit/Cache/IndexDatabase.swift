@@ -6,6 +6,8 @@ import Foundation
 final class IndexDatabase {
     let handle: OpaquePointer
     let path: String
+    /// Busy retries before giving up: 25,000 × 200 µs (plus the lock attempts) is about 5 s.
+    static let busyAttempts: Int32 = 25_000
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String) throws(CacheError) {
@@ -19,7 +21,15 @@ final class IndexDatabase {
         }
         self.handle = db
         self.path = path
-        sqlite3_busy_timeout(db, 5_000)
+        // Waits up to 5 s for another connection's write lock, retrying every 200 µs rather than with
+        // SQLite's growing sleeps (up to 100 ms): a process that writes in back-to-back batch
+        // transactions (a run) frees the lock only for the moment between a commit and its next
+        // write, and a waiter (a clean, another run) must try often enough to get in there.
+        sqlite3_busy_handler(db, { _, attempts in
+            guard attempts < IndexDatabase.busyAttempts else { return 0 }
+            usleep(200)
+            return 1
+        }, nil)
     }
 
     deinit {

@@ -1,7 +1,7 @@
 /// The index's tables. Times are seconds since 1970 (REAL). The relative path is an entry's
 /// identity (it is a function of the cache key); the key itself is unknown for rescanned files.
 enum IndexSchema {
-    static let create = """
+    static let create: String = """
         CREATE TABLE IF NOT EXISTS meta (
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
@@ -27,6 +27,7 @@ enum IndexSchema {
         CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
         CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
         CREATE INDEX IF NOT EXISTS entries_modified_at ON entries(modified_at);
+        CREATE INDEX IF NOT EXISTS entries_byte_size ON entries(byte_size);
         CREATE TABLE IF NOT EXISTS failures (
             cache_key TEXT PRIMARY KEY,
             url TEXT NOT NULL,
@@ -43,7 +44,7 @@ enum IndexSchema {
             duration_s REAL NOT NULL,
             totals TEXT NOT NULL
         );
-        """
+        """ + IndexTotals.create
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """

@@ -1,3 +1,5 @@
+import PrefetchKit
+
 /// `prefetchd clean`: the nightly maintenance pass.
 enum CleanCommand {
     static let spec = CommandSpec(
@@ -8,7 +10,12 @@ enum CleanCommand {
             Limits come from the job file's cache section unless given here. Entries older than
             max_age (by expire_by) go first; then, while the cache is over max_size, least recently
             used entries go until it is at or below trim_to x max_size. Safe beside a running
-            `prefetchd run` on the same cache.
+            `prefetchd run` on the same cache. Sizes count bytes of file data (not allocated blocks).
+            Then temp files older than an hour are deleted, and a seventh of the fan-out folders is
+            checked for files without index rows (indexed, never deleted) and rows without files
+            (dropped), so nightly cleans cover the whole cache weekly. Without a job file the limits
+            are --max-age (default 7d, by last access) and --max-size (default: no cap), trim_to 0.8.
+            A second clean waits up to 10 s for the first, then exits 3.
             """,
         options: [
             SharedOptions.cache,
@@ -21,6 +28,24 @@ enum CleanCommand {
             "prefetchd clean --cache /var/cache/prefetchd --max-age 7d --max-size 2GiB",
             "prefetchd clean jobs/catalog.yaml --dry-run",
         ],
-        execute: { _ in throw NotAvailable(command: "clean", engine: "cache maintenance") }
+        execute: { arguments in
+            let folder = try MaintenanceCommand.cacheFolder(arguments, command: "clean")
+            do throws(MaintenanceError) {
+                var policy = CleanPolicy()
+                if let age = arguments.value("max-age") { policy.maxAge = try MaintenanceValues.duration(age, option: "max-age") }
+                if let size = arguments.value("max-size") { policy.maxSize = try MaintenanceValues.size(size, option: "max-size") }
+                let cache = try MaintenanceTarget.open(folder)
+                let dryRun = arguments.has("dry-run")
+                let report = try CacheCleaner(cache, policy: policy).run(
+                    dryRun: dryRun, log: { Console.error($0 + "\n") },
+                    onItem: { item in
+                        if dryRun { Console.out("would remove \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
+                    })
+                Console.out(report.summary)
+                return .success
+            } catch {
+                return MaintenanceCommand.fail("clean", error)
+            }
+        }
     )
 }

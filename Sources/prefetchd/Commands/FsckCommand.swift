@@ -23,7 +23,7 @@ enum FsckCommand {
         guard arguments.positionals.isEmpty else {
             throw UsageError("fsck: takes no arguments besides --cache DIR and --repair")
         }
-        let root = CacheLocation.resolve(arguments)
+        let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         guard let cache = try DiskCache.openExisting(at: root) else {
             Console.error("prefetchd fsck: no cache at \(root)\n")
             return .environment

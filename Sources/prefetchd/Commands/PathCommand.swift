@@ -24,7 +24,7 @@ enum PathCommand {
         guard arguments.positionals.count == 1, let url = arguments.positionals.first else {
             throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--cache DIR])")
         }
-        let root = CacheLocation.resolve(arguments)
+        let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         guard let cache = try DiskCache.openExisting(at: root) else {
             Console.error("prefetchd path: no cache at \(root)\n")
             return .failures

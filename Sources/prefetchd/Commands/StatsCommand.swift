@@ -1,3 +1,5 @@
+import PrefetchKit
+
 /// `prefetchd stats`: what the cache holds, from its index.
 enum StatsCommand {
     static let spec = CommandSpec(
@@ -5,7 +7,10 @@ enum StatsCommand {
         synopsis: "stats [JOB.yaml | --cache DIR] [options]",
         summary: "Report what the cache holds: entries, bytes, formats, sets, ages, failures, last runs.",
         details: """
-            Answered from the cache index, without walking the files or touching the network.
+            Answered from the cache index, without walking the files or touching the network:
+            entries and bytes (bytes of file data) in total, by format, set and host, age histograms
+            by last access and by fetch time, the largest entries, the failure ledger by reason and
+            the last runs. --output writes the file atomically (temp file, then rename).
             """,
         options: [
             SharedOptions.cache,
@@ -18,6 +23,21 @@ enum StatsCommand {
             "prefetchd stats --cache /var/cache/prefetchd --format json",
             "prefetchd stats jobs/catalog.yaml --format prometheus --output /var/lib/node_exporter/prefetchd.prom",
         ],
-        execute: { _ in throw NotAvailable(command: "stats", engine: "the stats report") }
+        execute: { arguments in
+            let folder = try MaintenanceCommand.cacheFolder(arguments, command: "stats")
+            let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+            do throws(MaintenanceError) {
+                let text = format.render(try MaintenanceTarget.stats(folder))
+                if let output = arguments.value("output") {
+                    try MaintenanceTarget.write(text, to: output)
+                } else {
+                    Console.out(text)
+                }
+                return .success
+            } catch {
+                return MaintenanceCommand.fail("stats", error)
+            }
+        }
     )
 }
+

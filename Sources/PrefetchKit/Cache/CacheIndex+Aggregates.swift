@@ -1,0 +1,73 @@
+import Foundation
+
+/// One group of a stats breakdown: its name and the entries and bytes in it.
+public struct CacheGroupTotal: Sendable, Equatable {
+    public var name: String
+    public var entries: Int
+    public var bytes: Int64
+
+    public init(name: String, entries: Int, bytes: Int64) {
+        self.name = name
+        self.entries = entries
+        self.bytes = bytes
+    }
+}
+
+/// The aggregate reads stats is answered from: the trigger-kept totals (see `IndexTotals`) and small
+/// index-ordered queries. None of them reads every row.
+extension CacheIndex {
+    /// The totals of one dimension (`all`, `format`, `set`, `host`, `fetched_hour`, `accessed_hour`),
+    /// largest by bytes first; empty groups are left out.
+    public func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                """
+                SELECT CAST(value AS TEXT), entries, bytes FROM entry_totals WHERE dimension = ? AND entries > 0
+                ORDER BY bytes DESC, value
+                """, [.text(dimension)]
+            ) { CacheGroupTotal(name: $0.text(0) ?? "", entries: Int($0.int64(1)), bytes: $0.int64(2)) }
+        }
+    }
+
+    /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`), from its index.
+    func timeRange(of column: String) throws(CacheError) -> (oldest: Date, newest: Date)? {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT min(\(column)), max(\(column)) FROM entries", []) { row in
+                row.date(0).flatMap { oldest in row.date(1).map { (oldest, $0) } }
+            }.first ?? nil
+        }
+    }
+
+    /// The `limit` largest entries, from the size index.
+    public func largestEntries(limit: Int) throws(CacheError) -> [CacheEntry] {
+        let root = root
+        return try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT \(IndexSchema.entryColumns) FROM entries ORDER BY byte_size DESC, id LIMIT ?", [.int(limit)]
+            ) { CacheEntry(row: $0, root: root) }
+        }
+    }
+
+    /// The failure ledger counted by reason, most frequent first.
+    public func failureCounts() throws(CacheError) -> [(reason: String, count: Int)] {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT reason, count(*) FROM failures GROUP BY reason ORDER BY 2 DESC, 1", []
+            ) { (reason: $0.text(0) ?? "", count: Int($0.int64(1))) }
+        }
+    }
+
+    /// The newest `limit` runs, newest first.
+    public func recentRuns(limit: Int) throws(CacheError) -> [RunRecord] {
+        try withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT ?",
+                [.int(limit)]
+            ) { row in
+                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
+                return RunRecord(
+                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals)
+            }
+        }
+    }
+}

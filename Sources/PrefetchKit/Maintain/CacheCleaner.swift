@@ -1,0 +1,75 @@
+import Foundation
+
+/// `prefetchd clean`: expire, trim, sweep — driven by the index's sorted time indexes, in bounded
+/// batches, safe beside a running `prefetchd run` and against being killed at any point.
+///
+/// Removal order, file first: inside one short write transaction per batch, each file is renamed
+/// aside to `tmp/clean-<path>.trash`, then its row is deleted; after the commit the aside files are
+/// unlinked. A crash before the commit leaves rows whose files sit aside; the next clean finishes
+/// those removals first (and `fsck` or the sweep drops any row without a file). A crash after it
+/// leaves only aside files, which the next clean deletes. No order of events loses a file that
+/// still has a row, or leaves a half-written file under a final name.
+public struct CacheCleaner: Sendable {
+    public let cache: DiskCache
+    public let policy: CleanPolicy
+
+    public init(_ cache: DiskCache, policy: CleanPolicy) {
+        self.cache = cache
+        self.policy = policy
+    }
+
+    /// The lock file a clean holds; a second clean waits for it (bounded by `policy.lockWait`).
+    public var lockPath: String { cache.root + "/clean.lock" }
+
+    /// Runs one clean. A dry run takes no lock and changes nothing; `onItem` hears every removal
+    /// (or would-be removal); `log` gets progress lines for stderr.
+    public func run(
+        dryRun: Bool = false, now: Date = Date(), log: (String) -> Void = { _ in },
+        onItem: @escaping (CleanItem) -> Void = { _ in }
+    ) throws(MaintenanceError) -> CleanReport {
+        let started = Date()
+        var lock: CacheFolderLock?
+        if !dryRun {
+            switch try wrap({ () throws(CacheError) in try CacheFolderLock.acquire(lockPath, wait: policy.lockWait) }) {
+            case .success(let held): lock = held
+            case .failure(let held): throw .lockHeld(path: held.path, holder: held.holder, waited: policy.lockWait)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
+        if !dryRun { try wrap { () throws(CacheError) in try cache.index.prepareForBulkDeletes() } }
+        var report = CleanReport(dryRun: dryRun)
+        report.bytesBefore = try currentBytes()
+        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem)
+        try pass.finishInterruptedRemovals(into: &report)
+        if policy.maxAge > 0 {
+            try pass.expire(into: &report)
+            log("clean: \(dryRun ? "would expire" : "expired") \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
+        }
+        if policy.maxSize > 0 {
+            try pass.trim(into: &report)
+            log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
+        }
+        try pass.sweepTemp(into: &report)
+        try pass.sweepOrphans(into: &report)
+        log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
+            + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
+        try pass.retryingBusy { () throws(CacheError) in try cache.flush() }
+        report.bytesAfter = dryRun ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes : try currentBytes()
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// Bytes of file data the index holds, from its running totals.
+    func currentBytes() throws(MaintenanceError) -> Int64 {
+        try wrap { () throws(CacheError) in try cache.index.totals("all").first?.bytes ?? 0 }
+    }
+}
+
+/// Runs `body`, turning a cache error into a maintenance error.
+func wrap<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
+    do {
+        return try body()
+    } catch {
+        throw .cache(error)
+    }
+}

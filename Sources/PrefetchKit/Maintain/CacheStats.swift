@@ -1,0 +1,87 @@
+import Foundation
+
+/// What `prefetchd stats` reports, read from the index's running totals and a few index-ordered
+/// queries (never every row). Bytes are bytes of file data, the measure `clean` caps.
+public struct CacheStats: Sendable, Equatable {
+    /// One bar of an age histogram: entries whose age is below `upperBound` seconds (nil: the rest).
+    public struct AgeBucket: Sendable, Equatable {
+        public var label: String
+        public var upperBound: TimeInterval?
+        public var entries: Int
+        public var bytes: Int64
+    }
+
+    public var cache: String
+    public var layout: CacheLayout
+    public var entries: Int
+    public var bytes: Int64
+    /// The cap the report compares against; 0 = none.
+    public var maxSize: Int64
+    public var byFormat: [CacheGroupTotal]
+    public var bySet: [CacheGroupTotal]
+    public var byHost: [CacheGroupTotal]
+    /// First-fetch time of the oldest and newest entries.
+    public var oldest: Date?
+    public var newest: Date?
+    /// Least recent last use.
+    public var leastRecentlyUsed: Date?
+    /// Ages by last access and by first fetch, at hour resolution.
+    public var accessAges: [AgeBucket]
+    public var fetchAges: [AgeBucket]
+    public var largest: [CacheEntry]
+    /// Failure ledger rows by reason, most frequent first.
+    public var failures: [CacheGroupTotal]
+    /// Newest first.
+    public var runs: [RunRecord]
+    public var generated: Date
+
+    public var lastRun: RunRecord? { runs.first }
+
+    /// The bucket edges of both histograms.
+    public static let ageEdges: [(label: String, seconds: TimeInterval?)] = [
+        ("< 1 h", 3_600), ("1 h - 1 d", 86_400), ("1 - 7 d", 7 * 86_400), ("7 - 30 d", 30 * 86_400),
+        ("30 - 90 d", 90 * 86_400), (">= 90 d", nil),
+    ]
+
+    /// Reads the stats of `cache`; `maxSize` is the cap to compare with (0 = none).
+    public static func collect(
+        from cache: DiskCache, maxSize: Int64 = 0, now: Date = Date(), largestCount: Int = 10, runCount: Int = 10
+    ) throws(CacheError) -> CacheStats {
+        try cache.flush()
+        let index = cache.index
+        let all = try index.totals("all").first
+        let fetched = try index.timeRange(of: "fetched_at")
+        return CacheStats(
+            cache: cache.root, layout: cache.layout, entries: all?.entries ?? 0, bytes: all?.bytes ?? 0, maxSize: maxSize,
+            byFormat: try index.totals("format").map { named($0, "unknown") },
+            bySet: try index.totals("set").map { named($0, "(none)") },
+            byHost: try index.totals("host").map { named($0, "(unknown)") },
+            oldest: fetched?.oldest, newest: fetched?.newest,
+            leastRecentlyUsed: try index.timeRange(of: "accessed_at")?.oldest,
+            accessAges: histogram(try index.totals("accessed_hour"), now: now),
+            fetchAges: histogram(try index.totals("fetched_hour"), now: now),
+            largest: try index.largestEntries(limit: largestCount),
+            failures: try index.failureCounts().map { CacheGroupTotal(name: $0.reason, entries: $0.count, bytes: 0) },
+            runs: try index.recentRuns(limit: runCount), generated: now)
+    }
+
+    private static func named(_ group: CacheGroupTotal, _ fallback: String) -> CacheGroupTotal {
+        var group = group
+        if group.name.isEmpty { group.name = fallback }
+        return group
+    }
+
+    /// Sorts hour totals into the age buckets; an hour's age is measured from its end, so an entry is
+    /// never counted younger than it is by more than an hour.
+    static func histogram(_ hours: [CacheGroupTotal], now: Date) -> [AgeBucket] {
+        var buckets = ageEdges.map { AgeBucket(label: $0.label, upperBound: $0.seconds, entries: 0, bytes: 0) }
+        for hour in hours {
+            guard let number = Double(hour.name) else { continue }
+            let age = max(0, now.timeIntervalSince1970 - (number + 1) * 3_600)
+            let slot = buckets.firstIndex { $0.upperBound.map { age < $0 } ?? true } ?? buckets.count - 1
+            buckets[slot].entries += hour.entries
+            buckets[slot].bytes += hour.bytes
+        }
+        return buckets
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What `clean` removes and how it paces itself.
+///
+/// Size is measured in bytes of file data (the files' lengths, `byte_size` in the index), the same
+/// measure stats reports; allocated blocks are not counted.
+public struct CleanPolicy: Sendable, Equatable {
+    /// Entries older than this (by `expireBy`) go; 0 = never expire.
+    public var maxAge: TimeInterval
+    public var expireBy: ExpiryClock
+    /// Cap in bytes of file data; 0 = no cap.
+    public var maxSize: Int64
+    /// A trim goes down to this fraction of `maxSize`.
+    public var trimTo: Double
+    /// Temp files untouched for this long are abandoned: longer than any transfer can take. One hour
+    /// by default; a job's `timeout × (retries + 1)` is far below it.
+    public var staleTempAge: TimeInterval
+    /// At most this many files per write transaction (nginx's cache manager takes 100; 1,000 shares
+    /// each commit's index-page writes over more files)...
+    public var batchFiles: Int
+    /// ...or this long per batch (nginx: 200 ms), whichever comes first, so a concurrent run waits at
+    /// most about that for the index.
+    public var batchTime: TimeInterval
+    /// The orphan sweep (files without rows, rows without files) visits 1/`orphanSweepRounds` of the
+    /// fan-out folders per clean, so a nightly clean covers the whole cache once a week. 1 = all.
+    public var orphanSweepRounds: Int
+    /// How long to wait for another clean's lock before giving up.
+    public var lockWait: TimeInterval
+    /// How long to keep retrying when other processes hold the index's write lock.
+    public var busyWait: TimeInterval
+
+    public init(
+        maxAge: TimeInterval = 7 * 86_400, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8,
+        staleTempAge: TimeInterval = 3_600, batchFiles: Int = 1000, batchTime: TimeInterval = 0.2,
+        orphanSweepRounds: Int = 7, lockWait: TimeInterval = 10, busyWait: TimeInterval = 60
+    ) {
+        self.maxAge = maxAge
+        self.expireBy = expireBy
+        self.maxSize = maxSize
+        self.trimTo = trimTo
+        self.staleTempAge = staleTempAge
+        self.batchFiles = batchFiles
+        self.batchTime = batchTime
+        self.orphanSweepRounds = orphanSweepRounds
+        self.lockWait = lockWait
+        self.busyWait = busyWait
+    }
+
+    /// The size a trim stops at.
+    public var lowWaterMark: Int64 { Int64((Double(maxSize) * trimTo).rounded(.down)) }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Everything that stops `clean` or `stats`; each case prints as one plain sentence.
+public enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The cache itself failed (files or index).
+    case cache(CacheError)
+    /// The folder holds no prefetchd cache (no CACHEDIR.TAG with a layout).
+    case noCache(path: String)
+    /// Another `clean` holds the cache's lock file past the wait.
+    case lockHeld(path: String, holder: Int32?, waited: TimeInterval)
+    /// Other processes kept the index's write lock past the wait.
+    case indexBusy(path: String, waited: TimeInterval)
+    /// A command-line or job value could not be read.
+    case badValue(option: String, value: String, reason: String)
+    /// A report file could not be written.
+    case output(String)
+
+    public var description: String {
+        switch self {
+        case .cache(let error):
+            error.description
+        case .noCache(let path):
+            "There is no prefetchd cache at \(path) (no CACHEDIR.TAG naming a layout); nothing was done."
+        case .lockHeld(let path, let holder, let waited):
+            "Another clean\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after \(Int(waited)) s, nothing was changed."
+        case .indexBusy(let path, let waited):
+            "The index \(path) stayed locked by other processes for \(Int(waited)) s; stopped, the cache is consistent."
+        case .badValue(let option, let value, let reason):
+            "--\(option) '\(value)': \(reason)."
+        case .output(let message):
+            "The report could not be written: \(message)."
+        }
+    }
+
+    /// Whether the caller, not the environment, is at fault (exit status 2 rather than 3).
+    public var isUsageError: Bool {
+        if case .badValue = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Which cache a maintenance command works on, from `--cache DIR` or the environment.
+public enum MaintenanceTarget {
+    /// `--cache DIR`, else `$PREFETCHD_CACHE_DIR`, else `.prefetchd-cache`, as an absolute path.
+    public static func cacheFolder(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let variable = environment["PREFETCHD_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        return URL(fileURLWithPath: option ?? variable ?? ".prefetchd-cache").standardizedFileURL.path
+    }
+
+    /// Opens the existing cache at `folder`; a folder without a cache is an error (nothing is created).
+    public static func open(_ folder: String) throws(MaintenanceError) -> DiskCache {
+        guard let cache = try wrap({ () throws(CacheError) in try DiskCache.openExisting(at: folder) }) else {
+            throw .noCache(path: folder)
+        }
+        return cache
+    }
+}
+
+extension MaintenanceTarget {
+    /// The stats of the existing cache at `folder`.
+    public static func stats(_ folder: String, maxSize: Int64 = 0) throws(MaintenanceError) -> CacheStats {
+        let cache = try open(folder)
+        return try wrap { () throws(CacheError) in try CacheStats.collect(from: cache, maxSize: maxSize) }
+    }
+
+    /// Writes a report file atomically.
+    public static func write(_ text: String, to path: String) throws(MaintenanceError) {
+        do {
+            try AtomicFile.write(Data(text.utf8), to: path)
+        } catch {
+            throw .output(error.description)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// The renderings `prefetchd stats --format` offers.
+public enum StatsFormat: String, Sendable, CaseIterable {
+    case text, json, prometheus, html
+
+    public func render(_ stats: CacheStats) -> String {
+        switch self {
+        case .text: StatsText.render(stats)
+        case .json: StatsJSON.render(stats)
+        case .prometheus: StatsPrometheus.render(stats)
+        case .html: StatsHTML.render(stats)
+        }
+    }
+}
+
+/// Shared spellings of dates and run totals.
+enum StatsSpelling {
+    static func iso(_ date: Date?) -> String? {
+        date.map { $0.formatted(.iso8601) }
+    }
+
+    /// The run totals shown in tables and charts, in report order.
+    static let runTotals = ["fetched", "cached", "revalidated", "failed", "skipped"]
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// `prefetchd clean` SIGKILLed at random points, and a clean running beside a storing process.
+@Suite(.timeLimit(.minutes(2))) struct CleanCrashTests {
+    private static let rounds = 12
+
+    @Test func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs() throws {
+        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
+        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
+        try withCacheTestFolder { folder in
+            var killedMidway = 0
+            for round in 0..<Self.rounds {
+                // Given a few hundred entries unused for a month
+                try run(filler, [folder, "300", String(round * 300)])
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                try cache.index.withConnection { connection throws(CacheError) in
+                    try connection.write("UPDATE entries SET accessed_at = accessed_at - 30 * 86400", [])
+                }
+                try cache.flush()
+
+                // When a clean that expires them is killed at a random moment
+                let process = Process()
+                process.executableURL = prefetchd
+                process.arguments = ["clean", "--cache", folder, "--max-age", "7d"]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                usleep(UInt32.random(in: 20_000...160_000))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                if process.terminationReason == .uncaughtSignal { killedMidway += 1 }
+
+                // Then the only damage is rows whose files it had moved aside, nothing else
+                let aside = Set(try DiskCache.names(in: cache.tempFolder).filter { $0.hasSuffix(".trash") })
+                for problem in try CacheChecker(cache).check() {
+                    guard case .missingFile(let path) = problem,
+                        aside.contains("clean-" + path.replacingOccurrences(of: "/", with: "+") + ".trash")
+                    else {
+                        Issue.record("a killed clean cannot explain \(problem)")
+                        continue
+                    }
+                }
+            }
+            #expect(killedMidway > 0, "every clean finished before the kill; nothing was tested")
+
+            // and the next clean repairs all of it: index and files agree, totals equal a scan
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * 86_400)).run()
+            #expect(try CacheChecker(cache, staleTempAge: 0).check().isEmpty)
+            #expect(try DiskCache.names(in: cache.tempFolder).isEmpty)
+            let files = try scanFiles(cache)
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.entries == files.count)
+            #expect(stats.bytes == files.values.reduce(0, +))
+        }
+    }
+
+    @Test func aCleanBesideAStoringProcessLosesNothingItStored() throws {
+        let torture = try #require(builtExecutable("store-torture"), "store-torture is not built")
+        try withCacheTestFolder { folder in
+            // Given a process storing entries into the cache as fast as it can
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let process = Process()
+            process.executableURL = torture
+            process.arguments = [folder, "native"]
+            try process.run()
+            defer {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            usleep(200_000)
+
+            // When cleans trim the cache hard, over and over, meanwhile
+            var trimmed = 0
+            let policy = testPolicy(maxSize: 300_000, trimTo: 0.3)
+            let until = Date().addingTimeInterval(2)
+            while Date() < until {
+                trimmed += try CacheCleaner(cache, policy: policy).run().trimmed.entries
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "store-torture stopped by itself")
+            #expect(trimmed > 0, "nothing was trimmed; the test tested nothing")
+
+            // Then every row has its whole file: only the kill's own traces (a lost row, a temp) remain
+            let reopened = try DiskCache.open(at: folder, layout: .native)
+            for problem in try CacheChecker(reopened, staleTempAge: 0).check() {
+                switch problem {
+                case .orphanFile, .staleTemp: break
+                default: Issue.record("a clean beside a run left \(problem)")
+                }
+            }
+        }
+    }
+
+    private func run(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct CleanTests {
+    private let day: TimeInterval = 86_400
+
+    @Test(arguments: ExpiryClock.allCases)
+    func expiresByTheChosenClockOnly(clock: ExpiryClock) throws {
+        try withCacheTestFolder { folder in
+            // Given entries old by creation only, by creation and modification, by all three, and by none
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 4)
+            let now = Date()
+            let old = now.addingTimeInterval(-10 * day)
+            let recent = now.addingTimeInterval(-3_600)
+            try setClocks(cache, key: keys[0], fetched: old, modified: recent, accessed: recent)
+            try setClocks(cache, key: keys[1], fetched: old, modified: old, accessed: recent)
+            try setClocks(cache, key: keys[2], fetched: old, modified: old, accessed: old)
+            try setClocks(cache, key: keys[3], fetched: recent, modified: recent, accessed: recent)
+
+            // When a clean expires entries older than a week by `clock`
+            let report = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * day, expireBy: clock)).run(now: now)
+
+            // Then exactly the entries old by that clock are gone, files and rows
+            let expected: Set<Int> = switch clock {
+            case .creation: [0, 1, 2]
+            case .modification: [1, 2]
+            case .access: [2]
+            }
+            for (number, key) in keys.enumerated() {
+                let gone = expected.contains(number)
+                #expect((try cache.lookup(key: key) == nil) == gone, "entry \(number) by \(clock)")
+                #expect(FileManager.default.fileExists(atPath: cache.root + "/" + cache.relativePath(forKey: key)) != gone)
+            }
+            #expect(report.expired.entries == expected.count)
+            #expect(report.expired.bytes == expected.map { Int64(8 + 300 + $0) }.reduce(0, +))
+        }
+    }
+
+    @Test func trimRemovesLeastRecentlyUsedFirstDownToTheLowWaterMark() throws {
+        try withCacheTestFolder { folder in
+            // Given ten entries of 1,000 bytes, used in a known order (entry 0 longest ago)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 10, length: { _ in 992 })
+            let now = Date()
+            for (number, key) in keys.enumerated() {
+                let used = now.addingTimeInterval(Double(number - 20) * 60)
+                try setClocks(cache, key: key, fetched: used, modified: used, accessed: used)
+            }
+
+            // When the cap is 8,000 bytes and trim_to 0.5
+            var order: [String] = []
+            let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 8_000, trimTo: 0.5))
+                .run(now: now, onItem: { if $0.kind == .trimmed { order.append($0.relativePath) } })
+
+            // Then the six least recently used go, oldest first, leaving 4,000 bytes (the low-water mark)
+            #expect(order == keys.prefix(6).map(cache.relativePath(forKey:)))
+            #expect(report.trimmed == CleanTally(entries: 6, bytes: 6_000))
+            #expect(try cache.index.totalBytes() == 4_000)
+            #expect(try indexedPaths(cache) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+            #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+        }
+    }
+
+    @Test func underTheCapNothingIsTrimmed() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 5, length: { _ in 992 })
+            let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 5_000)).run()
+            #expect(report.trimmed.entries == 0)
+            #expect(try cache.index.entryCount() == 5)
+        }
+    }
+
+    @Test func dryRunChangesNothingAndPredictsTheRealRun() throws {
+        try withCacheTestFolder { folder in
+            // Given a cache with expired entries, an over-cap size, a stale temp file and an orphan
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 30)
+            let now = Date()
+            for key in keys.prefix(10) {
+                let old = now.addingTimeInterval(-30 * day)
+                try setClocks(cache, key: key, fetched: old, modified: old, accessed: old)
+            }
+            let temp = cache.tempFolder + "/1-1-ab.part"
+            #expect(FileManager.default.createFile(atPath: temp, contents: Data(count: 50)))
+            try setFileTime(temp, now.addingTimeInterval(-2 * day))
+            try cache.index.deleteEntry(relativePath: cache.relativePath(forKey: keys[29]))
+            try cache.flush()
+            let policy = testPolicy(maxAge: 7 * day, maxSize: 6_000, trimTo: 0.5)
+            let filesBefore = try scanFiles(cache)
+            let rowsBefore = try cache.index.allEntries().sorted { $0.relativePath < $1.relativePath }
+            let tempsBefore = try DiskCache.names(in: cache.tempFolder).sorted()
+
+            // When a dry run goes over it
+            var listed: [CleanItem] = []
+            let predicted = try CacheCleaner(cache, policy: policy).run(dryRun: true, now: now, onItem: { listed.append($0) })
+
+            // Then nothing changed, and what it listed is what a real run then does
+            #expect(try scanFiles(cache) == filesBefore)
+            #expect(try cache.index.allEntries().sorted { $0.relativePath < $1.relativePath } == rowsBefore)
+            #expect(try DiskCache.names(in: cache.tempFolder).sorted() == tempsBefore)
+            #expect(predicted.expired.entries == 10 && predicted.trimmed.entries > 0 && predicted.sweptTemp.entries == 1)
+            #expect(listed.count == predicted.expired.entries + predicted.trimmed.entries + 1 + predicted.orphans.entries)
+            let real = try CacheCleaner(cache, policy: policy).run(now: now)
+            #expect(real.expired == predicted.expired)
+            #expect(real.trimmed == predicted.trimmed)
+            #expect(real.sweptTemp == predicted.sweptTemp)
+            #expect(real.orphans == predicted.orphans)
+        }
+    }
+
+    @Test(arguments: CacheLayout.allCases)
+    func sweepRemovesStaleTempsIndexesOrphansDropsRowsWithoutFilesAndLeavesForeignFiles(layout: CacheLayout) throws {
+        try withCacheTestFolder { folder in
+            // Given a stale and a fresh temp file, an orphan file, a row without a file and foreign files
+            let cache = try DiskCache.open(at: folder, layout: layout)
+            let keys = try fillCache(cache, count: 6)
+            let now = Date()
+            let stale = cache.tempFolder + "/7-1-aa.part"
+            let fresh = cache.tempFolder + "/7-2-bb.part"
+            #expect(FileManager.default.createFile(atPath: stale, contents: Data(count: 100)))
+            #expect(FileManager.default.createFile(atPath: fresh, contents: Data(count: 10)))
+            try setFileTime(stale, now.addingTimeInterval(-7_200))
+            let orphan = cache.relativePath(forKey: keys[0])
+            try cache.index.deleteEntry(relativePath: orphan)
+            let lost = cache.relativePath(forKey: keys[1])
+            #expect(unlink(cache.root + "/" + lost) == 0)
+            #expect(FileManager.default.createFile(atPath: cache.root + "/notes.txt", contents: Data(count: 7)))
+            try cache.flush()
+
+            // When a clean sweeps every folder
+            let report = try CacheCleaner(cache, policy: testPolicy()).run(now: now)
+
+            // Then
+            #expect(!FileManager.default.fileExists(atPath: stale))
+            #expect(FileManager.default.fileExists(atPath: fresh))
+            #expect(report.sweptTemp == CleanTally(entries: 1, bytes: 100))
+            #expect(report.orphans.entries == 1)
+            #expect(try cache.index.entry(relativePath: orphan) != nil)
+            #expect(report.missingFiles.entries == 1)
+            #expect(try cache.index.entry(relativePath: lost) == nil)
+            #expect(FileManager.default.fileExists(atPath: cache.root + "/notes.txt"))
+            #expect(report.foreign.entries == 1)
+            #expect(try CacheChecker(cache).check().isEmpty)
+            #expect(report.sweptFolders == report.totalFolders)
+        }
+    }
+
+    @Test func orphanSweepRotatesThroughTheFoldersAcrossCleans() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            var policy = testPolicy()
+            policy.orphanSweepRounds = 3
+            let first = try CacheCleaner(cache, policy: policy).run()
+            // 256 folders in three rounds: 86 a clean.
+            #expect(first.sweptFolders == 86)
+            #expect(try cache.index.meta("clean_sweep_cursor") == "86")
+            _ = try CacheCleaner(cache, policy: policy).run()
+            _ = try CacheCleaner(cache, policy: policy).run()
+            #expect(try cache.index.meta("clean_sweep_cursor") == String(86 * 3 % 256))
+        }
+    }
+
+    @Test func aRemovalLeftHalfDoneIsFinishedByTheNextClean() throws {
+        try withCacheTestFolder { folder in
+            // Given a file a killed clean moved aside before deleting its row
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 3)
+            let relativePath = cache.relativePath(forKey: keys[0])
+            let aside = cache.tempFolder + "/clean-" + relativePath.replacingOccurrences(of: "/", with: "+") + ".trash"
+            #expect(rename(cache.root + "/" + relativePath, aside) == 0)
+
+            // When the next clean runs
+            let report = try CacheCleaner(cache, policy: testPolicy()).run()
+
+            // Then the row and the aside file are gone, the others untouched
+            #expect(try cache.index.entry(relativePath: relativePath) == nil)
+            #expect(!FileManager.default.fileExists(atPath: aside))
+            #expect(report.sweptTemp.entries == 1)
+            #expect(try cache.index.entryCount() == 2)
+            #expect(try CacheChecker(cache).check().isEmpty)
+        }
+    }
+
+    @Test func aSecondCleanGivesUpWhileTheFirstHoldsTheLock() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let cleaner = CacheCleaner(cache, policy: testPolicy())
+            try {
+                guard case .success(let held) = try CacheFolderLock.acquire(cleaner.lockPath, wait: 0) else {
+                    Issue.record("the lock was not free")
+                    return
+                }
+                #expect(throws: MaintenanceError.lockHeld(path: cleaner.lockPath, holder: getpid(), waited: 0.2)) {
+                    try cleaner.run()
+                }
+                withExtendedLifetime(held) {}
+            }()
+            // Once the holder lets go, the next clean runs
+            #expect(throws: Never.self) { try cleaner.run() }
+        }
+    }
+
+    @Test func aFreshBodyRenamedOverAnExpiredEntryIsKept() throws {
+        try withCacheTestFolder { folder in
+            // Given an expired row whose file a run has just replaced (renamed in, row not yet updated)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 1)
+            let old = Date().addingTimeInterval(-30 * day)
+            try setClocks(cache, key: keys[0], fetched: old, modified: old, accessed: old)
+            let path = cache.root + "/" + cache.relativePath(forKey: keys[0])
+            let replacement = pngLikeBody(99, length: 500)
+            try replacement.write(to: URL(fileURLWithPath: path + ".new"))
+            #expect(rename(path + ".new", path) == 0)
+
+            // When a clean expires it
+            let report = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * day)).run()
+
+            // Then the new body stays where it is, and its row too
+            #expect(report.expired.entries == 0)
+            #expect(FileManager.default.contents(atPath: path) == replacement)
+            #expect(try cache.index.entryCount() == 1)
+        }
+    }
+}

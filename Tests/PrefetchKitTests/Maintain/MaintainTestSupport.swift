@@ -1,0 +1,65 @@
+import Foundation
+@testable import PrefetchKit
+
+/// A cache with `count` small entries stored through the real store path; returns their keys.
+func fillCache(_ cache: DiskCache, count: Int, length: (Int) -> Int = { 300 + $0 }, set: String = "main") throws -> [String] {
+    try (0..<count).map { number in
+        let key = "https://img\(number % 3).example.com/p/\(number).png"
+        try cache.store(data: pngLikeBody(number, length: length(number)), as: NewEntry(url: key, key: key, setName: set))
+        return key
+    }
+}
+
+/// Sets an entry's clocks through the index, and its file's mtime to its modification time (as if it
+/// had been stored then): no sleeping.
+func setClocks(
+    _ cache: DiskCache, key: String, fetched: Date, modified: Date, accessed: Date
+) throws {
+    let relativePath = cache.relativePath(forKey: key)
+    try cache.flush()
+    try cache.index.withConnection { connection throws(CacheError) in
+        try connection.write(
+            "UPDATE entries SET fetched_at = ?, modified_at = ?, accessed_at = ? WHERE relative_path = ?",
+            [.date(fetched), .date(modified), .date(accessed), .text(relativePath)])
+    }
+    try cache.flush()
+    try setFileTime(cache.root + "/" + relativePath, modified)
+}
+
+func setFileTime(_ path: String, _ date: Date) throws {
+    let seconds = Int(date.timeIntervalSince1970)
+    var times = [timeval(tv_sec: seconds, tv_usec: 0), timeval(tv_sec: seconds, tv_usec: 0)]
+    guard utimes(path, &times) == 0 else { throw CacheError.fromErrno("set times of", path) }
+}
+
+/// Every file under a final name with its size: the truth a fresh scan sees.
+func scanFiles(_ cache: DiskCache) throws -> [String: Int64] {
+    var sizes: [String: Int64] = [:]
+    for relativePath in try cache.finalFiles() {
+        let attributes = try FileManager.default.attributesOfItem(atPath: cache.root + "/" + relativePath)
+        sizes[relativePath] = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+    }
+    return sizes
+}
+
+/// Relative paths the index holds.
+func indexedPaths(_ cache: DiskCache) throws -> Set<String> {
+    Set(try cache.index.allEntries().map(\.relativePath))
+}
+
+/// A policy for tests: the whole orphan sweep every time, no lock wait.
+func testPolicy(
+    maxAge: TimeInterval = 0, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8
+) -> CleanPolicy {
+    CleanPolicy(maxAge: maxAge, expireBy: expireBy, maxSize: maxSize, trimTo: trimTo, orphanSweepRounds: 1, lockWait: 0.2)
+}
+
+/// Locates an executable built next to the test bundle (or in .build/debug).
+func builtExecutable(_ name: String) -> URL? {
+    var candidates = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent(name)]
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+@Suite struct StatsTests {
+    /// A cache that has seen stores, re-stores with other sizes, removals, uses, revalidations and a clean.
+    private func busyCache(_ folder: String) throws -> DiskCache {
+        let cache = try DiskCache.open(at: folder, layout: .native)
+        let keys = try fillCache(cache, count: 40)
+        for key in keys.prefix(5) {
+            try cache.store(data: pngLikeBody(7, length: 2_000), as: NewEntry(url: key, key: key, setName: "other"))
+        }
+        for key in keys[5..<10] { try cache.remove(key: key) }
+        for key in keys[10..<20] { try cache.touch(key: key, at: Date().addingTimeInterval(5 * 86_400)) }
+        try cache.markRevalidated(key: keys[20], etag: "\"v2\"", lastModified: nil)
+        let old = Date().addingTimeInterval(-40 * 86_400)
+        try setClocks(cache, key: keys[30], fetched: old, modified: old, accessed: old)
+        try cache.index.recordFailure(FailureRecord(url: "https://x.example/a.png", key: "a", reason: "HTTP 404", httpStatus: 404))
+        try cache.index.recordFailure(FailureRecord(url: "https://x.example/b.png", key: "b", reason: "HTTP 404", httpStatus: 404))
+        try cache.index.recordFailure(FailureRecord(url: "https://x.example/c.png", key: "c", reason: "not an image"))
+        try cache.index.recordRun(RunRecord(job: "catalog", started: Date(timeIntervalSince1970: 1_700_000_000), duration: 12.5,
+                                            totals: ["fetched": 35, "cached": 5, "revalidated": 1, "failed": 3]))
+        _ = try CacheCleaner(cache, policy: testPolicy(maxAge: 30 * 86_400)).run()
+        try cache.flush()
+        return cache
+    }
+
+    @Test func entriesAndBytesEqualAFreshScanOfTheFiles() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            let files = try scanFiles(cache)
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.entries == files.count)
+            #expect(stats.bytes == files.values.reduce(0, +))
+            #expect(stats.entries == 34)
+        }
+    }
+
+    @Test func triggerKeptTotalsMatchAGroupByOverTheRows() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            var kept: [String: [CacheGroupTotal]] = [:]
+            for dimension in IndexTotals.dimensions { kept[dimension] = try cache.index.totals(dimension) }
+            try cache.index.withConnection { connection throws(CacheError) in
+                try connection.database.execute(IndexTotals.backfill)
+            }
+            for dimension in IndexTotals.dimensions {
+                #expect(try cache.index.totals(dimension) == kept[dimension], "\(dimension) drifted")
+            }
+            #expect(kept["host"]?.map(\.name).sorted() == ["img0.example.com", "img1.example.com", "img2.example.com"])
+            #expect(kept["set"]?.map(\.name).sorted() == ["main"])
+        }
+    }
+
+    @Test func jsonHasTheFieldsOfTheDesignAndMore() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            let stats = try CacheStats.collect(from: cache, maxSize: 1 << 20)
+            let parsed = try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8))
+            let object = try #require(parsed as? [String: Any])
+            for field in ["cache", "layout", "entries", "bytes", "max_size", "by_format", "by_set", "oldest", "newest",
+                          "failures", "last_run", "by_host", "age_by_access", "age_by_fetch", "largest", "runs"] {
+                #expect(object[field] != nil, "json lacks \(field)")
+            }
+            #expect(object["entries"] as? Int == stats.entries)
+            #expect((object["bytes"] as? NSNumber)?.int64Value == stats.bytes)
+            #expect(object["max_size"] as? Int == 1 << 20)
+            #expect((object["failures"] as? [String: Int]) == ["HTTP 404": 2, "not an image": 1])
+            let lastRun = try #require(object["last_run"] as? [String: Any])
+            #expect(lastRun["job"] as? String == "catalog")
+            #expect((lastRun["totals"] as? [String: Int])?["fetched"] == 35)
+            let ages = try #require(object["age_by_access"] as? [[String: Any]])
+            #expect(ages.compactMap { $0["entries"] as? Int }.reduce(0, +) == stats.entries)
+            #expect((object["largest"] as? [[String: Any]])?.first?["bytes"] as? Int == 2_008)
+        }
+    }
+
+    @Test func prometheusLinesParseAndCarryTheTotals() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            let stats = try CacheStats.collect(from: cache)
+            let text = StatsFormat.prometheus.render(stats)
+            var values: [String: Double] = [:]
+            var typed: Set<String> = []
+            for line in text.split(separator: "\n").map(String.init) {
+                if line.hasPrefix("# HELP ") { continue }
+                if line.hasPrefix("# TYPE ") {
+                    typed.insert(String(line.split(separator: " ")[2]))
+                    continue
+                }
+                let match = try #require(line.wholeMatch(of: /([a-z_]+)\{((?:[a-z_]+="(?:[^"\\]|\\.)*",?)*)\} (-?[0-9.e+]+)/),
+                                         "not an exposition line: \(line)")
+                #expect(typed.contains(String(match.1)), "\(match.1) has no TYPE line before it")
+                values[String(match.1) + "{" + String(match.2) + "}"] = Double(String(match.3))
+            }
+            let cacheLabel = "cache=\"\(cache.root)\""
+            #expect(values["prefetchd_cache_entries{\(cacheLabel)}"] == Double(stats.entries))
+            #expect(values["prefetchd_cache_bytes{\(cacheLabel)}"] == Double(stats.bytes))
+            #expect(values["prefetchd_last_run_timestamp_seconds{\(cacheLabel),job=\"catalog\"}"] == 1_700_000_000)
+            #expect(values["prefetchd_failures{\(cacheLabel),reason=\"HTTP 404\"}"] == 2)
+        }
+    }
+
+    @Test func htmlIsOneSelfContainedPageWithItsCharts() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            let page = StatsFormat.html.render(try CacheStats.collect(from: cache))
+            #expect(page.hasPrefix("<!DOCTYPE html>"))
+            for chart in ["age-by-access", "age-by-fetch", "bytes-by-set", "run-history"] {
+                #expect(page.contains("<svg id=\"\(chart)\""), "html lacks the \(chart) chart")
+            }
+            #expect(page.components(separatedBy: "<rect").count > 4)
+            #expect(!page.contains("src=") && !page.contains("href=") && !page.contains("<link"))
+            #expect(page.hasSuffix("</html>\n"))
+        }
+    }
+
+    @Test func textTableNamesEverySection() throws {
+        try withCacheTestFolder { folder in
+            let cache = try busyCache(folder)
+            let stats = try CacheStats.collect(from: cache)
+            let text = StatsFormat.text.render(stats)
+            #expect(text.contains("entries    \(stats.entries)\n"))
+            for section in ["by format", "by set", "by host", "age by last access", "age by fetch time",
+                            "largest entries", "failure ledger by reason", "last runs"] {
+                #expect(text.contains("\n\(section)\n"), "text lacks \(section)")
+            }
+        }
+    }
+
+    @Test func aVersionOneIndexIsMigratedKeepingItsRows() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 1 wrote it: no totals table, no triggers
+            do {
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                _ = try fillCache(cache, count: 12)
+                try cache.index.withConnection { connection throws(CacheError) in
+                    try connection.commit()
+                    try connection.database.execute("""
+                        DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_delete;
+                        DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
+                        UPDATE meta SET value = '1' WHERE key = 'schema_version';
+                        """)
+                }
+            }
+
+            // When it is opened again
+            let cache = try DiskCache.open(at: folder, layout: .native)
+
+            // Then its rows are kept and the totals filled in
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == "2")
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.entries == 12)
+            #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+            #expect(stats.bySet.map(\.name) == ["main"])
+        }
+    }
+
+    @Test func outputIsWrittenAtomicallyByTheCommand() throws {
+        try withCacheTestFolder { folder in
+            _ = try busyCache(folder)
+            let output = folder + "/report.prom"
+            let outcome = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", output])
+            #expect(outcome.status == 0)
+            #expect(outcome.stdout.isEmpty)
+            let written = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(written.contains("prefetchd_cache_entries{cache=\"\(folder)\"} 34\n"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".tmp") })
+        }
+    }
+
+    @Test func commandsRefuseAJobFileAndAMissingCache() throws {
+        let job = try Binary.run(["clean", "jobs/catalog.yaml"])
+        #expect(job.status == 2)
+        #expect(job.stderr.contains("accepted once the job loader lands"))
+        let missing = try Binary.run(["stats", "--cache", "/nonexistent/prefetchd-cache"])
+        #expect(missing.status == 3)
+        #expect(missing.stderr.contains("There is no prefetchd cache at /nonexistent/prefetchd-cache"))
+    }
+}
