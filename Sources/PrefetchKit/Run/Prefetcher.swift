@@ -76,6 +76,11 @@ public final class Prefetcher: Sendable {
         var iterator = plan.makeIterator()
         var currentSet = -1
         var failure: CacheError?
+        // Commit the index's open batch a few times a second, so its write lock is never held while
+        // the run waits on the network: a `clean` in another process gets in between.
+        let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [cache] in try? cache.flush() }
+        flusher.start()
+        defer { flusher.stop() }
         while !isStopping, let item = iterator.next() {
             if item.setIndex != currentSet {
                 currentSet = item.setIndex

@@ -42,10 +42,7 @@ public final class ProgressDisplay: Sendable {
     private let style: Style
     private let snapshot: @Sendable () -> Snapshot
     private let started = Date()
-    /// Made by `start` and cancelled by `stop`; `running` orders the two and makes each happen once.
-    /// (A dispatch source must not be released suspended, so it is only made when started.)
-    private nonisolated(unsafe) var timer: DispatchSourceTimer?
-    private let running = Atomic<Bool>(false)
+    private let timer = Mutex<RepeatingTimer?>(nil)
 
     public init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
         self.style = style
@@ -59,22 +56,14 @@ public final class ProgressDisplay: Sendable {
         case .live: interval = 0.2
         case .log(let seconds): interval = seconds
         }
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            return
-        }
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "prefetchd.progress"))
-        source.schedule(deadline: .now() + interval, repeating: interval)
-        source.setEventHandler { [weak self] in self?.draw() }
-        timer = source
-        source.resume()
+        let ticker = RepeatingTimer(label: "prefetchd.progress", interval: interval) { [weak self] in self?.draw() }
+        timer.withLock { $0 = ticker }
+        ticker.start()
     }
 
     /// Stops the ticks and, on a terminal, leaves the last line complete.
     public func stop() {
-        guard running.compareExchange(expected: true, desired: false, ordering: .acquiringAndReleasing).exchanged else {
-            return
-        }
-        timer?.cancel()
+        guard let ticker = timer.withLock({ $0 }), ticker.stop() else { return }
         if style == .live {
             Console.error("\r\u{1B}[2K" + Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)) + "\n")
         }

@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+/// Calls `handler` every `interval` seconds on its own queue between `start()` and `stop()`.
+final class RepeatingTimer: Sendable {
+    private let label: String
+    private let interval: Double
+    private let handler: @Sendable () -> Void
+    /// Made by `start`, cancelled by `stop`; `running` orders the two and makes each happen once.
+    /// (A dispatch source must not be released suspended, so it is only made when started.)
+    private nonisolated(unsafe) var timer: DispatchSourceTimer?
+    private let running = Atomic<Bool>(false)
+
+    init(label: String, interval: Double, handler: @escaping @Sendable () -> Void) {
+        self.label = label
+        self.interval = interval
+        self.handler = handler
+    }
+
+    func start() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
+        source.schedule(deadline: .now() + interval, repeating: interval)
+        source.setEventHandler(handler: handler)
+        timer = source
+        source.resume()
+    }
+
+    /// Stops the ticks; true when the timer was running.
+    @discardableResult
+    func stop() -> Bool {
+        guard running.compareExchange(expected: true, desired: false, ordering: .acquiringAndReleasing).exchanged else {
+            return false
+        }
+        timer?.cancel()
+        return true
+    }
+}
