@@ -10,8 +10,6 @@ public enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertibl
     case lockHeld(path: String, holder: Int32?, waited: TimeInterval)
     /// Other processes kept the index's write lock past the wait.
     case indexBusy(path: String, waited: TimeInterval)
-    /// A command-line or job value could not be read.
-    case badValue(option: String, value: String, reason: String)
     /// A report file could not be written.
     case output(String)
 
@@ -25,16 +23,9 @@ public enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertibl
             "Another clean\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after \(Int(waited)) s, nothing was changed."
         case .indexBusy(let path, let waited):
             "The index \(path) stayed locked by other processes for \(Int(waited)) s; stopped, the cache is consistent."
-        case .badValue(let option, let value, let reason):
-            "--\(option) '\(value)': \(reason)."
         case .output(let message):
             "The report could not be written: \(message)."
         }
     }
 
-    /// Whether the caller, not the environment, is at fault (exit status 2 rather than 3).
-    public var isUsageError: Bool {
-        if case .badValue = self { return true }
-        return false
-    }
 }

@@ -28,24 +28,36 @@ enum CleanCommand {
             "prefetchd clean --cache /var/cache/prefetchd --max-age 7d --max-size 2GiB",
             "prefetchd clean jobs/catalog.yaml --dry-run",
         ],
-        execute: { arguments in
-            let folder = try MaintenanceCommand.cacheFolder(arguments, command: "clean")
-            do throws(MaintenanceError) {
-                var policy = CleanPolicy()
-                if let age = arguments.value("max-age") { policy.maxAge = try MaintenanceValues.duration(age, option: "max-age") }
-                if let size = arguments.value("max-size") { policy.maxSize = try MaintenanceValues.size(size, option: "max-size") }
-                let cache = try MaintenanceTarget.open(folder)
-                let dryRun = arguments.has("dry-run")
-                let report = try CacheCleaner(cache, policy: policy).run(
-                    dryRun: dryRun, log: { Console.error($0 + "\n") },
-                    onItem: { item in
-                        if dryRun { Console.out("would remove \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
-                    })
-                Console.out(report.summary)
-                return .success
-            } catch {
-                return MaintenanceCommand.fail("clean", error)
-            }
-        }
+        execute: execute
     )
+
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        let target = try MaintenanceCommand.target(arguments, command: "clean")
+        var policy = CleanPolicy()
+        if let settings = target.settings {
+            policy.maxAge = settings.maxAge.seconds
+            policy.expireBy = settings.expireBy
+            policy.maxSize = settings.maxSize
+            policy.trimTo = settings.trimTo
+        }
+        if let age = try MaintenanceCommand.value(arguments, "max-age", command: "clean", JobValues.duration) {
+            policy.maxAge = age.seconds
+        }
+        if let size = try MaintenanceCommand.value(arguments, "max-size", command: "clean", JobValues.size) {
+            policy.maxSize = size
+        }
+        let dryRun = arguments.has("dry-run")
+        do throws(MaintenanceError) {
+            let cache = try MaintenanceTarget.open(target.folder)
+            let report = try CacheCleaner(cache, policy: policy).run(
+                dryRun: dryRun, log: { Console.error($0 + "\n") },
+                onItem: { item in
+                    if dryRun { Console.out("would remove \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
+                })
+            Console.out(report.summary)
+            return .success
+        } catch {
+            return MaintenanceCommand.fail("clean", error)
+        }
+    }
 }

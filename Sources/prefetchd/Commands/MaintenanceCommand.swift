@@ -1,19 +1,43 @@
+import Foundation
 import PrefetchKit
 
-/// What `clean` and `stats` share: the cache they work on, and their error mapping.
+/// What `clean` and `stats` share: which cache and which limits (a job file's `cache:` section,
+/// or `--cache DIR`), and their error mapping.
 enum MaintenanceCommand {
-    /// `--cache DIR` (or the environment default); a JOB.yaml positional is refused until the job
-    /// loader lands.
-    static func cacheFolder(_ arguments: ParsedArguments, command: String) throws(UsageError) -> String {
-        if let extra = arguments.positionals.first {
-            throw UsageError("\(command): JOB.yaml ('\(extra)') is accepted once the job loader lands; use --cache DIR with --max-age/--max-size for now")
-        }
-        return MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
+    struct Target {
+        let folder: String
+        /// The job's cache settings, when a job file was given.
+        let settings: CacheSettings?
     }
 
-    /// Prints `error` and returns its exit status: 2 for a bad value, 3 for the environment.
+    /// `JOB.yaml` (its cache.path unless `--cache` is given), else `--cache DIR`, else
+    /// `$PREFETCHD_CACHE_DIR`, else `.prefetchd-cache`.
+    static func target(_ arguments: ParsedArguments, command: String) throws -> Target {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError("\(command): give at most one job file (usage: prefetchd \(command) [JOB.yaml | --cache DIR])")
+        }
+        guard let path = arguments.positionals.first else {
+            return Target(folder: MaintenanceTarget.cacheFolder(option: arguments.value("cache")), settings: nil)
+        }
+        let job = try JobFile.load(path: path, environment: ProcessInfo.processInfo.environment)
+        let folder = arguments.value("cache").map { MaintenanceTarget.cacheFolder(option: $0) } ?? job.cache.path
+        return Target(folder: folder, settings: job.cache)
+    }
+
+    /// A `--max-age` / `--max-size` style value, or a usage error naming the option.
+    static func value<Value>(_ arguments: ParsedArguments, _ option: String, command: String,
+                             _ parse: (String) throws(ValueProblem) -> Value) throws -> Value? {
+        guard let text = arguments.value(option) else { return nil }
+        do {
+            return try parse(text)
+        } catch {
+            throw UsageError("\(command): --\(option): \(error.message)")
+        }
+    }
+
+    /// Prints `error` and returns exit status 3: the cache, its lock or the output failed.
     static func fail(_ command: String, _ error: MaintenanceError) -> ExitStatus {
         Console.error("prefetchd \(command): \(error.description)\n")
-        return error.isUsageError ? .usage : .environment
+        return .environment
     }
 }

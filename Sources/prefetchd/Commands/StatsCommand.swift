@@ -23,21 +23,22 @@ enum StatsCommand {
             "prefetchd stats --cache /var/cache/prefetchd --format json",
             "prefetchd stats jobs/catalog.yaml --format prometheus --output /var/lib/node_exporter/prefetchd.prom",
         ],
-        execute: { arguments in
-            let folder = try MaintenanceCommand.cacheFolder(arguments, command: "stats")
-            let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
-            do throws(MaintenanceError) {
-                let text = format.render(try MaintenanceTarget.stats(folder))
-                if let output = arguments.value("output") {
-                    try MaintenanceTarget.write(text, to: output)
-                } else {
-                    Console.out(text)
-                }
-                return .success
-            } catch {
-                return MaintenanceCommand.fail("stats", error)
-            }
-        }
+        execute: execute
     )
-}
 
+    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+        let target = try MaintenanceCommand.target(arguments, command: "stats")
+        let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        do throws(MaintenanceError) {
+            let text = format.render(try MaintenanceTarget.stats(target.folder, maxSize: target.settings?.maxSize ?? 0))
+            if let output = arguments.value("output") {
+                try MaintenanceTarget.write(text, to: output)
+            } else {
+                Console.out(text)
+            }
+            return .success
+        } catch {
+            return MaintenanceCommand.fail("stats", error)
+        }
+    }
+}

@@ -170,10 +170,40 @@ import Testing
         }
     }
 
-    @Test func commandsRefuseAJobFileAndAMissingCache() throws {
-        let job = try Binary.run(["clean", "jobs/catalog.yaml"])
-        #expect(job.status == 2)
-        #expect(job.stderr.contains("accepted once the job loader lands"))
+    @Test func aJobFileNamesTheCacheAndItsLimits() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder + "/cache", layout: .native)
+            _ = try fillCache(cache, count: 10)
+            try cache.flush()
+            let total = try cache.index.totalBytes()
+            // A cap of half the bytes: clean must trim to 0.5 x cap, the job's own low-water mark.
+            let job = folder + "/job.yaml"
+            try """
+                version: 1
+                cache: { path: cache, max_size: \(total / 2), trim_to: 0.5 }
+                sets: [{ name: s, urls: ["http://127.0.0.1:9/x.png"] }]
+                """.write(toFile: job, atomically: true, encoding: .utf8)
+
+            let stats = try Binary.run(["stats", "job.yaml", "--format", "json"], in: URL(fileURLWithPath: folder))
+            #expect(stats.status == 0)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            #expect(object["max_size"] as? Int == Int(total / 2))
+            #expect(object["entries"] as? Int == 10)
+
+            let clean = try Binary.run(["clean", "job.yaml"], in: URL(fileURLWithPath: folder))
+            #expect(clean.status == 0)
+            let reopened = try DiskCache.open(at: folder + "/cache", layout: .native)
+            #expect(try reopened.index.totalBytes() <= total / 4)
+        }
+    }
+
+    @Test func commandsRefuseABadJobFileAndAMissingCache() throws {
+        try withCacheTestFolder { folder in
+            try "version: 1\nsets: 3\n".write(toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
+            let job = try Binary.run(["clean", "bad.yaml"], in: URL(fileURLWithPath: folder))
+            #expect(job.status == 2)
+            #expect(job.stderr.contains("bad.yaml:2:7: sets: expected a list"))
+        }
         let missing = try Binary.run(["stats", "--cache", "/nonexistent/prefetchd-cache"])
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("There is no prefetchd cache at /nonexistent/prefetchd-cache"))
