@@ -42,9 +42,9 @@ public final class ProgressDisplay: Sendable {
     private let style: Style
     private let snapshot: @Sendable () -> Snapshot
     private let started = Date()
-    /// DispatchSource is thread-safe; `running` makes start and stop happen once each.
-    private nonisolated(unsafe) let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "prefetchd.progress"))
-    private let running = Atomic<Bool>(false)
+    /// Made by `start()` and taken by `stop()`, so each happens once. Made only when it will be
+    /// resumed: libdispatch traps when a suspended source is released (the `.off` style never starts).
+    private let timer = Mutex<DispatchSourceTimer?>(nil)
 
     public init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
         self.style = style
@@ -58,20 +58,20 @@ public final class ProgressDisplay: Sendable {
         case .live: interval = 0.2
         case .log(let seconds): interval = seconds
         }
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-            return
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "prefetchd.progress"))
+            source.schedule(deadline: .now() + interval, repeating: interval)
+            source.setEventHandler { [weak self] in self?.draw() }
+            source.resume()
+            timer = source
         }
-        timer.schedule(deadline: .now() + interval, repeating: interval)
-        timer.setEventHandler { [weak self] in self?.draw() }
-        timer.resume()
     }
 
     /// Stops the ticks and, on a terminal, leaves the last line complete.
     public func stop() {
-        guard running.compareExchange(expected: true, desired: false, ordering: .acquiringAndReleasing).exchanged else {
-            return
-        }
-        timer.cancel()
+        guard let source = timer.withLock({ $0.take() }) else { return }
+        source.cancel()
         if style == .live {
             Console.error("\r\u{1B}[2K" + Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)) + "\n")
         }
