@@ -90,6 +90,26 @@ struct RunFailureTests {
                                 without: failing.map(harness.url))
     }
 
+    @Test func aFailureSharedBySetsIsOneTransferAndFailsEachSet() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [
+            harness.set("hero", ["/missing/both"], ["priority: high"]),
+            harness.set("catalog", ["/missing/both"]),
+        ])
+        let junit = harness.folder.file("junit.xml").path
+
+        let result = try harness.run([job]) { $0.junitPath = junit }
+
+        #expect(result.report.totals == .expected(requested: 2, unique: 1, failed: 1))
+        #expect(result.report.failures.map(\.reason) == ["http_404"])
+        #expect(try harness.server.hits("both") == 1)
+        #expect(result.sets.map { [$0.requested, $0.succeeded, $0.failed] } == [[1, 0, 1], [1, 0, 1]])
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"failures="2""#))
+        #expect(xml.components(separatedBy: "<failure ").count == 3)
+        try harness.expectCache(holds: [:], without: [harness.url("/missing/both")])
+    }
+
     @Test func aLedgeredFailureIsSkippedUntilRetryFailed() throws {
         let harness = try RunHarness()
         let job = try harness.job(sets: [harness.set("images", ["/missing/gone"])])
