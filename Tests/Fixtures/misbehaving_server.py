@@ -19,6 +19,10 @@ Routes:
   /html-as-jpeg                 an HTML page labelled image/jpeg
   /etag/<name>                  ETag and Last-Modified; 304 when If-None-Match or If-Modified-Since match
   /count/<name>                 a PNG, counting hits per name; /hits/<name> returns the count as text
+  /missing/<name>               404, counting hits per name like /count (so /hits/<name> sees them)
+  /ordered/<name>               a PNG, noting <name>; /order returns the names in the order served
+  /image/<name>                 a PNG <width> pixels wide (1 until /set-width/<name>/<width>), with an
+                                ETag naming the width; 304 when If-None-Match matches it
   /slow/<ms>                    a PNG after <ms> milliseconds; /max-inflight returns the most /slow
                                 requests ever served at once
   /auth/<user>/<password>       a PNG with the right Basic credentials, 401 otherwise
@@ -28,6 +32,7 @@ Routes:
 """
 
 import base64
+import os
 import signal
 import socket
 import struct
@@ -38,14 +43,14 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-def tiny_png():
-    """A valid 1x1 RGB PNG."""
+def tiny_png(width=1):
+    """A valid RGB PNG, one pixel high."""
     def chunk(kind, data):
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    pixels = zlib.compress(b"\x00\xff\x00\x00")
+    header = struct.pack(">IIBBBBB", width, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00" + b"\xff\x00\x00" * width)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
 
 
@@ -54,6 +59,8 @@ ETAG_LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
 
 lock = threading.Lock()
 hits = {}
+served_order = []
+widths = {}
 inflight = 0
 max_inflight = 0
 
@@ -195,6 +202,34 @@ class Handler(BaseHTTPRequestHandler):
             value = hits.get("count/" + name, 0)
         self.send_body(200, str(value).encode())
 
+    def route_missing(self, name):
+        count("count/" + name)
+        self.send_body(404, b"not here\n")
+
+    def route_ordered(self, name):
+        with lock:
+            served_order.append(name)
+        self.send_body(200, PNG, "image/png")
+
+    def route_order(self):
+        with lock:
+            names = list(served_order)
+        self.send_body(200, "".join(name + "\n" for name in names).encode())
+
+    def route_image(self, name):
+        with lock:
+            width = widths.get(name, 1)
+        etag = '"%s-w%d"' % (name, width)
+        if self.headers.get("If-None-Match") == etag:
+            self.send_body(304, b"", headers=[("ETag", etag)])
+        else:
+            self.send_body(200, tiny_png(width), "image/png", headers=[("ETag", etag)])
+
+    def route_set_width(self, name, width):
+        with lock:
+            widths[name] = int(width)
+        self.send_body(200, b"ok\n")
+
     def route_slow(self, milliseconds):
         global inflight, max_inflight
         with lock:
@@ -230,12 +265,21 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, (self.headers.get("Cookie") or "").encode())
 
 
+def exit_with_parent():
+    """Exits once the process that started the server is gone, so a crashed test leaves no server behind."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
 def main():
     # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     print(server.server_address[1], flush=True)
     try:
         server.serve_forever()

@@ -108,7 +108,8 @@ extension Prefetcher {
             url: "", destination: "", headers: options.headers,
             credentials: options.credentials.map { Credentials(username: $0.username, password: $0.password) },
             timeout: options.timeout, maxBytes: options.maxBytes,
-            retry: RetryPolicy(retries: options.retries, baseDelay: settings.retryBaseDelay, maxDelay: settings.retryMaxDelay),
+            retry: RetryPolicy(retries: options.retries, baseDelay: settings.retryBaseDelay, maxDelay: settings.retryMaxDelay,
+                               maxRetryAfter: settings.retryMaxDelay),
             cookies: options.cookies, insecureTLS: options.insecureTLS)
     }
 }

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// `prefetchd run` through the real binary: exit statuses, report files, dry run, SIGINT.
+@Suite(.timeLimit(.minutes(1)))
+struct RunCommandTests {
+    @Test func exitsZeroWhenEveryItemSucceeds() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/z1", "/count/z2"])])
+        let report = harness.folder.file("report.json").path
+        let junit = harness.folder.file("junit.xml").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--junit", junit, "--progress", "never"])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let written = try readReport(report)
+        #expect(written.outcome == "completed")
+        #expect(written.totals == .expected(requested: 2, unique: 2, fetched: 2, bytes: 2 * harness.png.count))
+        #expect(written.failures.isEmpty)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"name="images (2 URLs: 2 ok, 0 failed, 0 skipped)""#))
+        try harness.expectCache(holds: [harness.url("/count/z1"): harness.png, harness.url("/count/z2"): harness.png])
+    }
+
+    @Test func exitsOneWhenAnItemFails() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/ok/fine", "/status/404"])])
+        let report = harness.folder.file("report.json").path
+        let junit = harness.folder.file("junit.xml").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--junit", junit, "--progress", "never"])
+
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("failed \(harness.url("/status/404")) [images]: http_404 (HTTP 404)"))
+        let written = try readReport(report)
+        #expect(written.totals == .expected(requested: 2, unique: 2, fetched: 1, failed: 1, bytes: harness.png.count))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let failures = try #require(object["failures"] as? [[String: Any]])
+        #expect(failures.count == 1)
+        #expect(failures.first?["url"] as? String == harness.url("/status/404"))
+        #expect(failures.first?["reason"] as? String == "http_404")
+        #expect(failures.first?["http_status"] as? Int == 404)
+        #expect(failures.first?["attempts"] as? Int == 1)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<failure message="1 of 2 URLs failed""#))
+        try harness.expectCache(holds: [harness.url("/ok/fine"): harness.png], without: [harness.url("/status/404")])
+    }
+
+    @Test func exitsTwoForABadJobFileAndFetchesNothing() throws {
+        let harness = try RunHarness()
+        let good = try harness.job("good", sets: [harness.set("images", ["/count/never"])])
+        let bad = try harness.job("bad", defaults: ["colour": "blue"], sets: [harness.set("images", ["/count/never"])])
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", good, bad, "--report", report, "--progress", "never"])
+
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("bad.yaml:"))
+        #expect(outcome.stderr.contains("colour"))
+        #expect(try harness.server.hits("never") == 0)
+        #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
+        #expect(!FileManager.default.fileExists(atPath: report))
+    }
+
+    @Test func dryRunPrintsWhatItWouldFetchAndCreatesNothing() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/d1", "/count/d2"])])
+        let scratch = harness.folder.file("tmpdir")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+
+        let outcome = try Binary.run(["run", job, "--dry-run"], environment: ["TMPDIR": scratch.path])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.split(separator: "\n") == [
+            "fetch \(harness.url("/count/d1"))"[...], "fetch \(harness.url("/count/d2"))"[...],
+        ])
+        #expect(try harness.server.hits("d1") == 0)
+        #expect(try harness.server.hits("d2") == 0)
+        #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+
+    @Test func dryRunAgainstACacheChangesNothing() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/kept", "/count/new"])])
+        let first = try harness.job("first", sets: [harness.set("images", ["/count/kept"])])
+        try harness.run([first])
+        let before = try indexState(harness.cachePath)
+
+        let outcome = try Binary.run(["run", job, "--dry-run"])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.split(separator: "\n") == ["fetch \(harness.url("/count/new"))"[...]])
+        #expect(try harness.server.hits("new") == 0)
+        #expect(try indexState(harness.cachePath) == before)
+        try harness.expectCache(holds: [harness.url("/count/kept"): harness.png])
+    }
+
+    @Test func aRetriedTransferLogsItsSecondAttempt() throws {
+        let harness = try RunHarness()
+        let path = "/flaky/\(UUID().uuidString)/1"
+        let job = try harness.job(defaults: ["retries": "2"], sets: [harness.set("images", [path])])
+
+        let outcome = try Binary.run(["run", job, "--log-format", "json", "--progress", "never"])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = outcome.stderr.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(RunEvent.self, from: Data($0.utf8))
+        }
+        let retries = events.filter { $0.event == .retrying }
+        #expect(retries.count == 1)
+        #expect(retries.first?.status == 500)
+        let finished = try #require(events.first { $0.event == .finished })
+        #expect(finished.attempt == 2)
+        #expect(finished.url == harness.url(path))
+        #expect(!events.contains { $0.event == .failed })
+    }
+
+    @Test func sigintStopsCleanlyAndARerunFetchesTheRest() throws {
+        let harness = try RunHarness()
+        let paths = (1...10).map { "/slow/300?n=\($0)" }
+        let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("slow", paths)])
+        let report = harness.folder.file("report.json").path
+
+        // Given a run of slow URLs that has stored some files,
+        let process = Process()
+        process.executableURL = Binary.url
+        process.arguments = ["run", job, "--report", report, "--progress", "never", "--quiet"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while storedFiles(harness.cachePath).isEmpty && process.isRunning && Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(!storedFiles(harness.cachePath).isEmpty)
+
+        // when it gets SIGINT,
+        process.interrupt()
+        process.waitUntilExit()
+
+        // then it exits 130 with an honest report and no partial file,
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        let written = try readReport(report)
+        #expect(written.outcome == "interrupted")
+        let stored = try DiskCache.open(at: harness.cachePath, layout: .native).index.allEntries().compactMap(\.key)
+        #expect(written.totals.fetched == stored.count)
+        #expect(written.totals.fetched < paths.count)
+        #expect(written.totals.failed == 0)
+        #expect(written.totals.bytes == Int64(stored.count * harness.png.count))
+        #expect(written.totals.fetched + written.totals.skipped == written.totals.unique)
+        try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: stored.map { ($0, harness.png) }))
+
+        // and a rerun fetches only what is missing.
+        let rerun = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let second = try readReport(report)
+        #expect(second.outcome == "completed")
+        #expect(second.totals == .expected(requested: paths.count, unique: paths.count, fetched: paths.count - stored.count,
+                                           cached: stored.count, bytes: (paths.count - stored.count) * harness.png.count))
+        try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: paths.map { (harness.url($0), harness.png) }))
+    }
+
+    private func readReport(_ path: String) throws -> RunReport {
+        try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Files under final names: anything below the cache's level folders, not in `tmp/`.
+    private func storedFiles(_ cache: String) -> [String] {
+        let all = (FileManager.default.subpaths(atPath: cache) ?? [])
+        // Final names of the native layout: `<2 hex digits>/<sha256>.<ext>`.
+        return all.filter { path in
+            let parts = path.split(separator: "/")
+            return parts.count == 2 && parts[0].count == 2 && parts[0] != "tmp" && parts[1].count >= 64
+        }
+    }
+
+    /// What the index says: its entries (with their last-use times), failures and last run.
+    private func indexState(_ cache: String) throws -> ([CacheEntry], [FailureRecord], RunRecord?) {
+        let index = try DiskCache.open(at: cache, layout: .native).index
+        return (try index.allEntries(), try index.failures(), try index.lastRun())
+    }
+}
