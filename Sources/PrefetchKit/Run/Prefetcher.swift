@@ -107,7 +107,9 @@ public final class Prefetcher: Sendable {
 
     private func finish(sourceFailure: JobDiagnostic?) -> RunOutcome {
         let signal = stopSignal.load(ordering: .acquiring)
-        let state = tally.withLock { $0 }
+        var state = tally.withLock { $0 }
+        // `requested` counts every URL occurrence of the job, also those a stop left unscheduled.
+        if signal != 0 { state.totals.requested = plan.count }
         let outcomeName = signal == SIGINT ? "interrupted" : signal == SIGTERM ? "terminated" : "completed"
         let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
                                totals: state.totals, failures: state.failures, outcome: outcomeName)
