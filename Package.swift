@@ -15,11 +15,12 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // The only hand-written C: typed curl_easy_setopt wrappers and setjmp-guarded png/jpeg calls.
         .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG"]),
         .target(
             name: "PrefetchKit",
-            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CShims"]
+            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CShims"]
         ),
         .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),
@@ -27,6 +28,8 @@ let package = Package(
         .executableTarget(name: "store-torture", dependencies: ["PrefetchKit"], path: "Tests/StoreTorture"),
         // Fills a cache through the real store path (the maintenance benchmark and tests).
         .executableTarget(name: "cache-filler", dependencies: ["PrefetchKit"], path: "Tests/CacheFiller"),
+        // Times `path` lookups on a filled cache (the cache benchmark).
+        .executableTarget(name: "cache-probe", dependencies: ["PrefetchKit"], path: "Tests/CacheProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

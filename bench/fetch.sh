@@ -61,7 +61,7 @@ trap 'exit 143' TERM
 rm -rf "$work" "$OUT"/parked-*
 mkdir -p "$work"
 
-corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
 # Six rows write a full copy of the corpus, all kept until the end; plus some room.
 needed_kib=$(( corpus_bytes / 1024 * 7 ))
 free_kib=$(df -Pk "$OUT" | awk 'NR == 2 { print $4 }')
@@ -92,7 +92,7 @@ park() {
 check_files() {
     local files bytes
     files=$(find "$1" -type f -name '*.jpg' | wc -l)
-    bytes=$(find "$1" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+    bytes=$(find "$1" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s + 0 }')
     if [[ $files -eq $images && $bytes -eq $corpus_bytes ]]; then
         echo ok
     else

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Calls `handler` every `interval` seconds on its own queue between `start()` and `stop()`.
 final class RepeatingTimer: Sendable {
-    private let label: String
+    private let queue: DispatchQueue
     private let interval: Double
     private let handler: @Sendable () -> Void
     /// Made by `start`, cancelled by `stop`; `running` orders the two and makes each happen once.
@@ -12,7 +12,7 @@ final class RepeatingTimer: Sendable {
     private let running = Atomic<Bool>(false)
 
     init(label: String, interval: Double, handler: @escaping @Sendable () -> Void) {
-        self.label = label
+        self.queue = DispatchQueue(label: label)
         self.interval = interval
         self.handler = handler
     }
@@ -21,20 +21,22 @@ final class RepeatingTimer: Sendable {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return
         }
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
+        let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + interval, repeating: interval)
         source.setEventHandler(handler: handler)
         timer = source
         source.resume()
     }
 
-    /// Stops the ticks; true when the timer was running.
+    /// Stops the ticks and waits for a tick under way to end; true when the timer was running.
+    /// Not to be called from the handler.
     @discardableResult
     func stop() -> Bool {
         guard running.compareExchange(expected: true, desired: false, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
         timer?.cancel()
+        queue.sync {}
         return true
     }
 }

@@ -18,7 +18,7 @@ public struct CacheEntry: Sendable, Equatable {
     public var height: Int?
     public var etag: String?
     public var lastModified: String?
-    /// `sha256:<hex>` of the body.
+    /// `xxh3:<hex>` of the body (XXH3-128).
     public var checksum: String?
     /// First fetch (creation).
     public var fetchedAt: Date

@@ -85,12 +85,24 @@ public final class DiskCache: Sendable {
         return stored
     }
 
-    /// Commits a finished file another writer made at `tempPath` (from `makeTempPath()`): hashes it by
-    /// reading it back, fsyncs it when `durable`, renames it into place and records it.
+    /// Commits a finished file another writer made at `tempPath` (from `makeTempPath()`): fsyncs it
+    /// when `durable`, renames it into place and records it. The writer's `checksum` (of the same
+    /// `ContentHasher`) is trusted; without one the file is read back to compute it.
     @discardableResult
-    public func commit(fileAt tempPath: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
-        let (checksum, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
-        return try install(tempPath, size: size, checksum: checksum, as: entry)
+    public func commit(fileAt tempPath: String, as entry: NewEntry, checksum: String? = nil) throws(CacheError) -> CacheEntry {
+        guard let checksum else {
+            let (computed, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
+            return try install(tempPath, size: size, checksum: computed, as: entry)
+        }
+        let fd = Glibc.open(tempPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .fromErrno("open", tempPath) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .fromErrno("inspect", tempPath) }
+        if durable {
+            guard fsync(fd) == 0 else { throw .fromErrno("fsync", tempPath) }
+        }
+        return try install(tempPath, size: Int64(info.st_size), checksum: checksum, as: entry)
     }
 
     /// Renames a closed temp file to `entry`'s final name, then records the row.

@@ -27,7 +27,7 @@ extension Attempt {
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maxBytes, "CURLOPT_MAXFILESIZE_LARGE")
         // The curl tool's receive buffer, not the library's 16 KiB: fewer write callbacks and
         // write(2) calls per body.
-        try easy.set(CURLOPT_BUFFERSIZE, 102_400, "CURLOPT_BUFFERSIZE")
+        try easy.setBufferSize(102_400)
 
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try easy.set(CURLOPT_WRITEFUNCTION, callback: attemptWriteCallback, "CURLOPT_WRITEFUNCTION")

@@ -19,6 +19,8 @@ final class Attempt {
     private var writeFailure: String?
     /// Why the network policy refused a request of this attempt.
     private var refusal: String?
+    /// Checksums the body as it is written, when the request asks for it.
+    private let hasher: ContentHasher?
 
     /// What an attempt came to, before the retry policy looks at it.
     struct Settled {
@@ -31,6 +33,7 @@ final class Attempt {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
+        hasher = job.request.computesChecksum ? ContentHasher() : nil
     }
 
     deinit {
@@ -98,7 +101,9 @@ final class Attempt {
         default: return .failure(.http(status: status))
         }
         let finalURL = redacted(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url)
-        return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes))
+        var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes)
+        if kind == .ok { response.checksum = hasher?.finalize() }
+        return .success(response)
     }
 
     /// The write callback: counts the body against `maxBytes` and streams a 2xx body into the file.
@@ -123,6 +128,7 @@ final class Attempt {
             }
             written += result
         }
+        hasher?.update(UnsafeRawBufferPointer(start: data, count: count))
         return count
     }
 

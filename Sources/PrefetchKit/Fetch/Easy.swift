@@ -55,6 +55,15 @@ final class Easy {
         try check(pf_easy_setopt_prereq(handle, callback), "CURLOPT_PREREQFUNCTION")
     }
 
+    /// The receive buffer size. libcurl 7.88 refuses a new size once the handle has allocated its
+    /// buffer (a reused handle keeps the buffer across `curl_easy_reset`), so only that refusal is
+    /// accepted: the handle then goes on with the buffer it has.
+    func setBufferSize(_ bytes: Int) throws(FetchError) {
+        let code = pf_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, bytes)
+        guard code != CURLE_BAD_FUNCTION_ARGUMENT else { return }
+        try check(code, "CURLOPT_BUFFERSIZE")
+    }
+
     func long(_ info: CURLINFO) -> Int {
         var value = 0
         return pf_easy_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0

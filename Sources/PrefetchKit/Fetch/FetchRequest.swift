@@ -29,6 +29,8 @@ public struct FetchRequest: Sendable {
     public var insecureTLS: Bool
     /// Which hosts and addresses may be requested, redirects included.
     public var network = NetworkPolicy()
+    /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
+    public var computesChecksum = false
 
     public static let defaultHeaders: [String: String] = [
         "Accept": "image/*,*/*;q=0.8",

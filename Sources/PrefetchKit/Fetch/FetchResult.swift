@@ -33,6 +33,8 @@ public struct FetchResponse: Sendable, Equatable {
     public let headers: ResponseHeaders
     /// Body bytes received (and written to the destination for `.ok`).
     public let bytes: Int64
+    /// The body's checksum (`ContentHasher`), computed as it streamed, when the request asked for it.
+    public var checksum: String? = nil
 }
 
 /// The response headers the cache and the retry policy care about.

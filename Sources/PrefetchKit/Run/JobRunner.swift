@@ -57,14 +57,21 @@ public final class JobRunner: Sendable {
 
     private func run(_ job: Job) throws(RunError) -> RunOutcome {
         let path = options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
-        let scratch = options.settings.dryRun && !FileManager.default.fileExists(atPath: path)
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
-            : nil
-        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        guard options.settings.dryRun && !FileManager.default.fileExists(atPath: path) else {
+            return try run(job, cacheAt: path, named: path)
+        }
+        // A dry run against a cache that does not exist yet reads an empty stand-in, so it creates
+        // nothing; the stand-in goes once the run (and its cache) has closed.
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        return try run(job, cacheAt: scratch, named: path)
+    }
+
+    private func run(_ job: Job, cacheAt folder: String, named path: String) throws(RunError) -> RunOutcome {
         let cache: DiskCache
         do {
-            // A dry run against a cache that does not exist yet reads an empty stand-in, so it creates nothing.
-            cache = try DiskCache.open(at: scratch ?? path, layout: job.cache.layout, durable: job.cache.durable)
+            cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
         } catch {
             throw .cache(path: path, error)
         }

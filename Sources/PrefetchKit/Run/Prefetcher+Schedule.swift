@@ -104,12 +104,14 @@ extension Prefetcher {
 
     /// The request every URL of a set starts from.
     static func requestTemplate(_ options: JobOptions, settings: RunSettings) -> FetchRequest {
-        FetchRequest(
+        var request = FetchRequest(
             url: "", destination: "", headers: options.headers,
             credentials: options.credentials.map { Credentials(username: $0.username, password: $0.password) },
             timeout: options.timeout, maxBytes: options.maxBytes,
             retry: RetryPolicy(retries: options.retries, baseDelay: settings.retryBaseDelay, maxDelay: settings.retryMaxDelay,
                                maxRetryAfter: settings.retryMaxDelay),
             cookies: options.cookies, insecureTLS: options.insecureTLS)
+        request.computesChecksum = true
+        return request
     }
 }

@@ -66,8 +66,8 @@ import Testing
 
             #expect(!FileManager.default.fileExists(atPath: tempPath))
             #expect(stored.size == 3)
-            // sha256("abc") from coreutils sha256sum.
-            #expect(stored.checksum == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            // XXH3-128 of "abc" from `xxhsum -H2`.
+            #expect(stored.checksum == "xxh3:06b05ab6733a618578af5f94892f3950")
             #expect(try cache.lookup(key: url)?.path == stored.path)
             #expect(FileManager.default.contents(atPath: stored.path) == body)
         }

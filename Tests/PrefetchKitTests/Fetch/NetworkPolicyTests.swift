@@ -63,3 +63,25 @@ import Testing
         #expect(result.response?.status == 200)
     }
 }
+
+@Suite struct StreamedChecksumTests {
+    @Test func theEngineChecksumsTheBodyAsItIsWritten() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/ok/checksummed")
+        request.computesChecksum = true
+
+        let response = try #require(await harness.engine.fetch(request).response)
+
+        let checksum = try #require(response.checksum)
+        #expect(checksum == (try ContentHasher.checksum(ofFileAt: request.destination)))
+        #expect(checksum.hasPrefix("xxh3:"))
+    }
+
+    @Test func withoutTheAskThereIsNoChecksum() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let response = try #require(await harness.engine.fetch(harness.request("/ok/plain")).response)
+        #expect(response.checksum == nil)
+    }
+}

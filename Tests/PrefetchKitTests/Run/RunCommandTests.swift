@@ -78,7 +78,8 @@ struct RunCommandTests {
         #expect(try harness.server.hits("d1") == 0)
         #expect(try harness.server.hits("d2") == 0)
         #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: scratch.path)
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test func dryRunAgainstACacheChangesNothing() throws {

@@ -85,7 +85,7 @@ struct RunFailureTests {
         let result = try harness.run([job])
 
         #expect(result.report.totals == .expected(requested: 6, unique: 6, fetched: 2, failed: 4, bytes: 2 * harness.png.count))
-        #expect(Set(result.report.failures.map(\.reason)) == ["http_404", "truncated_body", "not_image", "blocked_protocol"])
+        #expect(Set(result.report.failures.map(\.reason)) == ["http_404", "truncated_body", "not_image", "blocked_protocol"], "\(result.report.failures)")
         try harness.expectCache(holds: [harness.url("/ok/a"): harness.png, harness.url("/ok/b"): harness.png],
                                 without: failing.map(harness.url))
     }
