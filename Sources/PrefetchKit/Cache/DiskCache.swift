@@ -85,24 +85,27 @@ public final class DiskCache: Sendable {
         return stored
     }
 
+    /// What a writer that checksummed a body as it wrote it knows about the file.
+    public struct Streamed: Sendable {
+        public var checksum: String
+        public var size: Int64
+
+        public init(checksum: String, size: Int64) {
+            self.checksum = checksum
+            self.size = size
+        }
+    }
+
     /// Commits a finished file another writer made at `tempPath` (from `makeTempPath()`): fsyncs it
-    /// when `durable`, renames it into place and records it. The writer's `checksum` (of the same
-    /// `ContentHasher`) is trusted; without one the file is read back to compute it.
+    /// when `durable`, renames it into place and records it. What the writer `streamed` (checksum
+    /// and size, of the same `ContentHasher`) is trusted; without it the file is read back.
     @discardableResult
-    public func commit(fileAt tempPath: String, as entry: NewEntry, checksum: String? = nil) throws(CacheError) -> CacheEntry {
-        guard let checksum else {
-            let (computed, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
-            return try install(tempPath, size: size, checksum: computed, as: entry)
+    public func commit(fileAt tempPath: String, as entry: NewEntry, streamed: Streamed? = nil) throws(CacheError) -> CacheEntry {
+        guard let streamed, !durable else {
+            let (checksum, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
+            return try install(tempPath, size: size, checksum: checksum, as: entry)
         }
-        let fd = Glibc.open(tempPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .fromErrno("open", tempPath) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .fromErrno("inspect", tempPath) }
-        if durable {
-            guard fsync(fd) == 0 else { throw .fromErrno("fsync", tempPath) }
-        }
-        return try install(tempPath, size: Int64(info.st_size), checksum: checksum, as: entry)
+        return try install(tempPath, size: streamed.size, checksum: streamed.checksum, as: entry)
     }
 
     /// Renames a closed temp file to `entry`'s final name, then records the row.
@@ -123,14 +126,17 @@ public final class DiskCache: Sendable {
         } else {
             format = try Self.sniffFormat(finalPath)
         }
-        let now = Date()
+        // As the index stores it (seconds since 1970), so the value returned equals the row read back.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
         let stored = CacheEntry(
             url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
             size: size, format: format, width: entry.width,
             height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
             fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now)
         try index.upsert(stored)
-        return try index.entry(relativePath: relativePath) ?? stored
+        // Not read back (a query per store): a re-fetched key keeps its first `fetched_at` in the
+        // index, while the value returned here says now.
+        return stored
     }
 
     /// Writes `data` through a temp file and commits it (tests, benchmarks, small bodies).

@@ -9,6 +9,8 @@ public func redacted(_ url: String) -> String {
 
 /// Where the password of the URL's `user:password@` part is, if it has one.
 private func passwordRange(in url: String) -> Range<String.Index>? {
+    // Nearly every URL has no `@` at all: one byte scan settles it (this runs for every log line).
+    guard url.utf8.contains(UInt8(ascii: "@")) else { return nil }
     guard let schemeEnd = url.range(of: "://") else { return nil }
     let authorityStart = schemeEnd.upperBound
     let authorityEnd = url[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex

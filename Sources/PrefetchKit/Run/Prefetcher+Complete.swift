@@ -48,7 +48,8 @@ extension Prefetcher {
             try cache.commit(fileAt: destination, as: NewEntry(
                 url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
                 width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
-                etag: response.headers.etag, lastModified: response.headers.lastModified), checksum: response.checksum)
+                etag: response.headers.etag, lastModified: response.headers.lastModified),
+                streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             try cache.index.removeFailure(forKey: item.key)
         } catch {
             unlink(destination)
