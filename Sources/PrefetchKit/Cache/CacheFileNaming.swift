@@ -50,16 +50,33 @@ enum CacheFileNaming {
     /// for a key that is not a URL, of the key itself. Empty when there is none.
     /// Percent-escapes in the extension are decoded, as NSURL's `pathExtension` does.
     static func pathExtension(of key: String) -> String {
-        var path = Substring(key)
-        if let scheme = path.range(of: "://") {
-            let afterScheme = path[scheme.upperBound...]
-            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
-            let rest = afterScheme[authorityEnd...]
-            path = rest.prefix { $0 != "?" && $0 != "#" }
+        // Bytes, not Characters: this runs for every lookup and store.
+        let bytes = Array(key.utf8)
+        var start = 0
+        var end = bytes.count
+        if let scheme = firstIndex(of: Array("://".utf8), in: bytes) {
+            // Skip the authority; the path runs to the query or fragment.
+            start = scheme + 3
+            while start < end, bytes[start] != UInt8(ascii: "/"), bytes[start] != UInt8(ascii: "?"),
+                  bytes[start] != UInt8(ascii: "#") {
+                start += 1
+            }
+            end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? end
         }
-        let lastComponent = path.split(separator: "/").last ?? ""
-        guard let dot = lastComponent.lastIndex(of: "."), dot != lastComponent.startIndex else { return "" }
-        let ext = String(lastComponent[lastComponent.index(after: dot)...])
+        while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        let componentStart = (bytes[start..<end].lastIndex(of: UInt8(ascii: "/")) ?? (start - 1)) + 1
+        guard let dot = bytes[componentStart..<end].lastIndex(of: UInt8(ascii: ".")), dot != componentStart else {
+            return ""
+        }
+        let ext = String(decoding: bytes[(dot + 1)..<end], as: UTF8.self)
         return ext.contains("%") ? (ext.removingPercentEncoding ?? ext) : ext
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] {
+            if Array(bytes[index..<(index + needle.count)]) == needle { return index }
+        }
+        return nil
     }
 }

@@ -111,25 +111,22 @@ struct JobDecoder {
     }
 
     mutating func duration(_ node: YAMLNode, _ path: String, allowZero: Bool) -> Duration? {
-        guard let text = string(node, path) else { return nil }
-        do throws(ValueProblem) {
-            let value = try JobValues.duration(text)
-            guard allowZero || value > .zero else {
-                report(node, path, "must be above zero")
-                return nil
-            }
-            return value
-        } catch {
-            report(node, path, error.message)
-            return nil
-        }
+        measure(node, path, allowZero: allowZero, zero: .zero, JobValues.duration)
     }
 
     mutating func size(_ node: YAMLNode, _ path: String, allowZero: Bool) -> Int64? {
+        measure(node, path, allowZero: allowZero, zero: 0, JobValues.size)
+    }
+
+    /// A duration or size: parsed, and above `zero` unless zero is allowed.
+    private mutating func measure<Value: Comparable>(
+        _ node: YAMLNode, _ path: String, allowZero: Bool, zero: Value,
+        _ parse: (String) throws(ValueProblem) -> Value
+    ) -> Value? {
         guard let text = string(node, path) else { return nil }
         do throws(ValueProblem) {
-            let value = try JobValues.size(text)
-            guard allowZero || value > 0 else {
+            let value = try parse(text)
+            guard allowZero || value > zero else {
                 report(node, path, "must be above zero")
                 return nil
             }
