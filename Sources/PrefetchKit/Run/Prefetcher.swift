@@ -18,7 +18,7 @@ public final class Prefetcher: Sendable {
     let tally: Mutex<RunTally>
     /// Keys settled in this run, so later occurrences are told without a second transfer.
     /// Cost-bounded: an evicted key is recognised from the index (stored or failed since `started`).
-    let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 8 << 20)
+    let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 2 << 20)
     let workers: OperationQueue
     let requests: [FetchRequest]
     let validators: [ImageValidator]
