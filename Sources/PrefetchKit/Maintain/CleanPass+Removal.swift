@@ -16,7 +16,7 @@ extension CleanPass {
 
     /// Removes `candidates` in order while the batch's time and `budget` (bytes to free) last, each only
     /// if `isStillDue(selected, current)` holds for its row as committed now. Returns how many candidates
-    /// it looked at (at least one).
+    /// are settled, the next batch starting after them; 0 only when it removed some (never none).
     mutating func removeBatch(
         _ candidates: [IndexedEntry], as kind: CleanItem.Kind, budget: Int64?, tally: inout CleanTally,
         isStillDue: (CacheEntry, CacheEntry) -> Bool
@@ -42,17 +42,15 @@ extension CleanPass {
                 }
                 guard !due.isEmpty else { return processed }
                 try writeJournal(due.map(\.row.relativePath))
-                var unlinked: [Int64] = []
-                for entry in due {
-                    if !unlinked.isEmpty && Date().timeIntervalSince(started) >= policy.batchTime {
-                        // Out of time: the candidates from this one on are the next batch's.
-                        processed = entry.position
-                        break
-                    }
-                    guard unlink(entry.row.path) == 0 || errno == ENOENT else { throw .fromErrno("remove", entry.row.path) }
-                    unlinked.append(entry.id)
-                    removed.append(entry.row)
+                let gone = try FileRemoval.unlink(
+                    due.map(\.row.path), threads: policy.unlinkThreads, deadline: started.addingTimeInterval(policy.batchTime))
+                if gone.count < due.count {
+                    // Out of time: the candidates from the first one left (`gone` is sorted) are the next batch's.
+                    let left = zip(gone, due.indices).first { $0 != $1 }?.1 ?? gone.count
+                    processed = due[left].position
                 }
+                let unlinked = gone.map { due[$0].id }
+                removed = gone.map { due[$0].row }
                 try transaction.deleteEntries(ids: unlinked)
                 return processed
             }

@@ -64,6 +64,32 @@ import Testing
         }
     }
 
+    @Test func batchesOutOfTimeStillExpireEverythingAndTrimOldestFirst() throws {
+        try withCacheTestFolder { folder in
+            // Given 30 entries of 1,000 bytes unused for a month, then 10 more used in a known order
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 40, length: { _ in 992 })
+            let now = Date()
+            for (number, key) in keys.enumerated() {
+                let used = number < 30 ? now.addingTimeInterval(-30 * day) : now.addingTimeInterval(Double(number - 50) * 60)
+                try setClocks(cache, key: key, fetched: used, modified: used, accessed: used)
+            }
+
+            // When a clean whose batches have no time at all expires and trims to 4,000 bytes
+            var policy = testPolicy(maxAge: 7 * day, maxSize: 8_000, trimTo: 0.5)
+            policy.batchTime = 0
+            var trimmed: [String] = []
+            let report = try CacheCleaner(cache, policy: policy)
+                .run(now: now, onItem: { if $0.kind == .trimmed { trimmed.append($0.relativePath) } })
+
+            // Then every expired entry went, the six least recently used next, oldest first
+            #expect(report.expired == CleanTally(entries: 30, bytes: 30_000))
+            #expect(trimmed == keys[30..<36].map(cache.relativePath(forKey:)))
+            #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+            #expect(try indexedPaths(cache) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+        }
+    }
+
     @Test func underTheCapNothingIsTrimmed() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
