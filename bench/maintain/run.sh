@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Maintenance benchmark: prefetchd's index-driven stats and clean against the scan-based way
 # (du/find for stats; find -delete for expiry and a list-sort-delete LRU trim), on copies of one
-# cache built through the real store path.
+# cache built through the real store path; then stores into the trimmed cache against stores into a
+# fresh one, interleaved so both meet the same disk.
 #   bench/maintain/run.sh [ENTRIES] [WORK_DIR] [MAX_AGE_DAYS] [CAP_PERCENT]
 # Defaults: 20000 entries, a fresh temp folder, expire after 14 days, cap at 40 % of the data (a heavy
 # clean: about two thirds go). A nightly-sized clean: MAX_AGE_DAYS=28 CAP_PERCENT=92.
 # Needs a release build: swift build -c release --product prefetchd && swift build -c release --product cache-filler
+# The disk may be mounted with discard (unlink waits on the device, creation is slow for minutes after
+# a mass deletion): every copy is made before anything is deleted, the scan-based clean runs first and
+# prefetchd's after a pause, so any slowdown left by the first falls on prefetchd.
 set -euo pipefail
 entries=${1:-20000}
 work=${2:-$(mktemp -d)}
@@ -13,22 +17,30 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$here/../.." && pwd)/.build/release
 max_age_days=${3:-14}
 cap_percent=${4:-40}
-rm -rf "$work/base"
+pause=${PAUSE_S:-30}
+rm -rf "$work/base" "$work/prefetchd" "$work/scan" "$work/fresh"
 mkdir -p "$work"
 
 now() { date +%s.%N; }
 elapsed() { echo "$2 - $1" | bc -l; }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
-echo "== building $entries entries through the store path in $work/base"
-t0=$(now); "$bin/cache-filler" "$work/base" "$entries" >/dev/null; t1=$(now)
+echo "== building $entries entries through the store path in $work/base (two filler processes)"
+t0=$(now)
+half=$(( entries / 2 ))
+"$bin/cache-filler" "$work/base" 1 0 >/dev/null   # makes the cache folder once
+"$bin/cache-filler" "$work/base" $(( half - 1 )) 1 >/dev/null &
+"$bin/cache-filler" "$work/base" $(( entries - half )) "$half" >/dev/null
+wait
+t1=$(now)
 build_s=$(elapsed "$t0" "$t1")
 python3 "$here/age.py" "$work/base"
 
 echo "== copying (cp -a, both copies made before anything is deleted)"
-rm -rf "$work/prefetchd" "$work/scan"
+t0=$(now)
 cp -a "$work/base" "$work/prefetchd"
 cp -a "$work/base" "$work/scan"
+copy_s=$(elapsed "$t0" "$(now)")
 total_bytes=$(find "$work/base" -type f -name '*.jpg' -printf '%s\n' | awk '{s+=$1} END {print s}')
 max_size=$(( total_bytes * cap_percent / 100 ))
 target=$(( max_size * 8 / 10 ))
@@ -42,33 +54,55 @@ done
 stats_s=$(median3 "${s[@]}"); du_s=$(median3 "${d[@]}")
 json_entries=$("$bin/prefetchd" stats --cache "$work/base" --format json | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["entries"], j["bytes"])')
 scan_entries="$(find "$work/base" -type f -name '*.jpg' | wc -l) $total_bytes"
+rm -rf "$work/base"
+sync; sleep "$pause"
 
-echo "== clean: expire > ${max_age_days}d, trim to 0.8 x $max_size bytes"
-t0=$(now)
-"$bin/prefetchd" clean --cache "$work/prefetchd" --max-age "${max_age_days}d" --max-size "$max_size" >"$work/clean.out" 2>"$work/clean.err"
-t1=$(now); clean_s=$(elapsed "$t0" "$t1")
-
+echo "== clean, scan-based: find -mmin +$(( max_age_days * 1440 )) -delete, then LRU trim to $target bytes"
 t0=$(now)
 find "$work/scan" -type f -name '*.jpg' -mmin +$(( max_age_days * 1440 )) -delete
 find "$work/scan" -type f -name '*.jpg' -printf '%T@ %s %p\n' | sort -n | awk -v target="$target" -f "$here/scan_trim.awk" \
   | xargs -d '\n' -r rm -f
 t1=$(now); scan_s=$(elapsed "$t0" "$t1")
+sync; sleep "$pause"
+
+echo "== clean, prefetchd: expire > ${max_age_days}d, trim to 0.8 x $max_size bytes"
+t0=$(now)
+"$bin/prefetchd" clean --cache "$work/prefetchd" --max-age "${max_age_days}d" --max-size "$max_size" >"$work/clean.out" 2>"$work/clean.err"
+t1=$(now); clean_s=$(elapsed "$t0" "$t1")
 
 left_prefetchd=$(cd "$work/prefetchd" && find . -type f -name '*.jpg' | sort | md5sum | cut -c1-12)
 left_scan=$(cd "$work/scan" && find . -type f -name '*.jpg' | sort | md5sum | cut -c1-12)
 count_prefetchd=$(find "$work/prefetchd" -type f -name '*.jpg' | wc -l)
 count_scan=$(find "$work/scan" -type f -name '*.jpg' | wc -l)
+rm -rf "$work/scan"
+
+echo "== stores: into the trimmed cache and into a fresh one, interleaved"
+rounds=4
+per_round=$(( entries / 50 > 1000 ? entries / 50 : 1000 ))
+trimmed_s=0; fresh_s=0
+for round in $(seq 1 $rounds); do
+  first=$(( entries + round * per_round ))
+  t0=$(now); "$bin/cache-filler" "$work/prefetchd" "$per_round" "$first" >/dev/null; t1=$(now)
+  trimmed_s=$(echo "$trimmed_s + $(elapsed "$t0" "$t1")" | bc -l)
+  t0=$(now); "$bin/cache-filler" "$work/fresh" "$per_round" "$first" >/dev/null; t1=$(now)
+  fresh_s=$(echo "$fresh_s + $(elapsed "$t0" "$t1")" | bc -l)
+done
+stored=$(( rounds * per_round ))
 
 report=$(cat <<REPORT
 ## Maintenance: $entries entries ($(nproc) cores shared, $(date -u +%Y-%m-%d))
 
-Cache built through the real store path (cache-filler, release build) in $(printf %.1f "$build_s") s; $total_bytes bytes of
-file data; ages spread over 30 days (bench/maintain/age.py). Copies made with \`cp -a\` before anything was deleted.
+Machine: $(nproc) cores, kernel $(uname -r), load before the clean runs: $(cut -d' ' -f1-3 /proc/loadavg).
+Cache built through the real store path (cache-filler, release build, two processes) in $(printf %.1f "$build_s") s;
+$total_bytes bytes of file data; ages spread over 30 days (bench/maintain/age.py). Both copies made with
+\`cp -a\` ($(printf %.0f "$copy_s") s) before anything was deleted; the scan-based clean ran first, prefetchd's after a
+\`sync\` and a ${pause} s pause.
 
 | task | prefetchd | scan-based anchor | speed-up |
 |---|---|---|---|
 | stats (median of 3) | $(printf %.3f "$stats_s") s (\`stats --format json\`) | $(printf %.3f "$du_s") s (\`du -sb\` + \`find \| wc -l\`) | $(printf %.1f "$(echo "$du_s / $stats_s" | bc -l)")x |
-| clean: expire > ${max_age_days} d + LRU trim to 0.8 x $max_size B | $(printf %.3f "$clean_s") s | $(printf %.3f "$scan_s") s (\`find -mmin -delete\`; \`find -printf \| sort \| awk \| xargs rm\`) | $(printf %.1f "$(echo "$scan_s / $clean_s" | bc -l)")x |
+| clean: expire > ${max_age_days} d + LRU trim to 0.8 x $max_size B | $(printf %.3f "$clean_s") s | $(printf %.3f "$scan_s") s (\`find -mmin -delete\`; \`find -printf \| sort \| awk \| xargs rm\`) | $(printf %.2f "$(echo "$scan_s / $clean_s" | bc -l)")x |
+| store $stored entries ($rounds rounds, interleaved) | $(printf %.3f "$trimmed_s") s into the trimmed cache | $(printf %.3f "$fresh_s") s into a fresh cache | $(printf %.2f "$(echo "$fresh_s / $trimmed_s" | bc -l)")x |
 
 - stats answer: $json_entries (entries bytes); fresh scan: $scan_entries.
 - files left: prefetchd $count_prefetchd (list digest $left_prefetchd), scan-based $count_scan (list digest $left_scan).
@@ -77,3 +111,4 @@ REPORT
 )
 echo "$report"
 echo "$report" > "$work/result.md"
+rm -rf "$work/prefetchd" "$work/fresh"

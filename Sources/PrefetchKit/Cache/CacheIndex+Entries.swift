@@ -4,18 +4,33 @@ import Foundation
 extension CacheIndex {
     /// Inserts or replaces the row for `entry.relativePath`, keeping its first-fetch time.
     func upsert(_ entry: CacheEntry) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in try Self.upsert(entry, on: connection) }
+    }
+
+    /// Takes the index's write lock (opening the batch transaction), runs `place` — the rename that puts
+    /// a body under its final name — and records the entry `place` returns in the same transaction.
+    /// A clean removes files only while it holds that lock, so it never sees a body without the row
+    /// that describes it: a body is renamed in and its row written with no clean batch in between.
+    func upsert(placing place: () throws(CacheError) -> CacheEntry) throws(CacheError) -> CacheEntry {
         try withConnection { connection throws(CacheError) in
-            try connection.write(
-                """
-                INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(relative_path) DO UPDATE SET url = excluded.url, cache_key = excluded.cache_key,
-                    set_name = coalesce(entries.set_name, excluded.set_name), byte_size = excluded.byte_size,
-                    format = excluded.format, width = excluded.width, height = excluded.height,
-                    etag = excluded.etag, last_modified = excluded.last_modified, checksum = excluded.checksum,
-                    modified_at = excluded.modified_at, accessed_at = excluded.accessed_at,
-                    validated_at = excluded.validated_at
-                """, entry.values)
+            try connection.beginIfNeeded()
+            let entry = try place()
+            try Self.upsert(entry, on: connection)
+            return entry
         }
+    }
+
+    private static func upsert(_ entry: CacheEntry, on connection: IndexConnection) throws(CacheError) {
+        try connection.write(
+            """
+            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(relative_path) DO UPDATE SET url = excluded.url, cache_key = excluded.cache_key,
+                set_name = coalesce(entries.set_name, excluded.set_name), byte_size = excluded.byte_size,
+                format = excluded.format, width = excluded.width, height = excluded.height,
+                etag = excluded.etag, last_modified = excluded.last_modified, checksum = excluded.checksum,
+                modified_at = excluded.modified_at, accessed_at = excluded.accessed_at,
+                validated_at = excluded.validated_at
+            """, entry.values)
     }
 
     /// Inserts a row only when none exists for its relative path (rescans).

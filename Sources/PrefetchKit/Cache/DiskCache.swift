@@ -108,32 +108,34 @@ public final class DiskCache: Sendable {
         return try install(tempPath, size: streamed.size, checksum: streamed.checksum, as: entry)
     }
 
-    /// Renames a closed temp file to `entry`'s final name, then records the row.
+    /// Renames a closed temp file to `entry`'s final name and records the row, both under the index's
+    /// write lock (see `CacheIndex.upsert(placing:)`), so a clean never finds a body newer than its row.
     private func install(_ tempPath: String, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
         let relativePath = relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
         let folder = (finalPath as NSString).deletingLastPathComponent
-        if rename(tempPath, finalPath) != 0 {
-            // The fan-out folder was removed behind our back: make it again, once.
-            guard errno == ENOENT, folder != root else { throw .fromErrno("rename into", finalPath) }
-            try Self.makeDirectory(folder)
-            guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
-        }
-        if durable { try Self.syncDirectory(folder) }
         let format: ImageFormat?
         if let known = entry.format {
             format = known
         } else {
-            format = try Self.sniffFormat(finalPath)
+            format = try Self.sniffFormat(tempPath)
         }
-        // As the index stores it (seconds since 1970), so the value returned equals the row read back.
-        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-        let stored = CacheEntry(
-            url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
-            size: size, format: format, width: entry.width,
-            height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
-            fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now)
-        try index.upsert(stored)
+        let stored = try index.upsert { () throws(CacheError) -> CacheEntry in
+            if rename(tempPath, finalPath) != 0 {
+                // The fan-out folder was removed behind our back: make it again, once.
+                guard errno == ENOENT, folder != root else { throw .fromErrno("rename into", finalPath) }
+                try Self.makeDirectory(folder)
+                guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
+            }
+            if durable { try Self.syncDirectory(folder) }
+            // As the index stores it (seconds since 1970), so the value returned equals the row read back.
+            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+            return CacheEntry(
+                url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
+                size: size, format: format, width: entry.width,
+                height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
+                fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now)
+        }
         // Not read back (a query per store): a re-fetched key keeps its first `fetched_at` in the
         // index, while the value returned here says now.
         return stored

@@ -76,7 +76,8 @@ final class IndexConnection {
         writesInBatch = 0
     }
 
-    private func beginIfNeeded() throws(CacheError) {
+    /// Opens the batch transaction (taking the index's write lock) unless it is open already.
+    func beginIfNeeded() throws(CacheError) {
         guard !inTransaction else { return }
         try database.execute("BEGIN IMMEDIATE")
         inTransaction = true

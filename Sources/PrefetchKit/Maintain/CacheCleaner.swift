@@ -3,12 +3,12 @@ import Foundation
 /// `prefetchd clean`: expire, trim, sweep — driven by the index's sorted time indexes, in bounded
 /// batches, safe beside a running `prefetchd run` and against being killed at any point.
 ///
-/// Removal order, file first: inside one short write transaction per batch, each file is renamed
-/// aside to `tmp/clean-<path>.trash`, then its row is deleted; after the commit the aside files are
-/// unlinked. A crash before the commit leaves rows whose files sit aside; the next clean finishes
-/// those removals first (and `fsck` or the sweep drops any row without a file). A crash after it
-/// leaves only aside files, which the next clean deletes. No order of events loses a file that
-/// still has a row, or leaves a half-written file under a final name.
+/// Removal, file first: inside one short write transaction per batch (the lock every store holds while
+/// it renames a body in and writes its row), the rows still due are listed in a journal, their files
+/// unlinked and the rows deleted in one statement; after the commit the journal goes. A crash before
+/// the commit leaves rows whose files are gone, all named in the journal; the next clean drops those
+/// first. No order of events loses a file that still has a row, or leaves a half-written file under a
+/// final name.
 public struct CacheCleaner: Sendable {
     public let cache: DiskCache
     public let policy: CleanPolicy

@@ -1,94 +1,116 @@
 import Foundation
 
-/// Removing entries: one short write transaction per batch, files moved aside before rows go.
+/// Removing entries: one short write transaction per batch, files unlinked under the index's write lock.
+///
+/// Every store renames a body into place and writes its row while holding that lock
+/// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
+/// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
+/// re-reads its candidates' rows, keeps those still due, writes their paths to the journal, unlinks the
+/// files, deletes the rows in one statement and commits; then the journal goes. A clean killed after
+/// writing the journal leaves rows whose files may be gone: the next clean drops exactly those.
 extension CleanPass {
-    /// The prefix and suffix of a file a clean has moved aside; the middle is its relative path with
-    /// `/` spelled `+` (cache file names are hex digits, a dot and an extension, never `+`).
-    static let asidePrefix = "clean-"
-    static let asideSuffix = ".trash"
+    /// The journal of the batch being removed, in `tmp/`: one relative path a line.
+    static let journalName = "clean-removing.journal"
 
-    /// A file newer than its row and written this recently is a body a concurrent run has just
-    /// renamed into place (its row is on the way): it is put back, not removed.
-    static let freshBodyWindow: TimeInterval = 60
-
-    func asidePath(for relativePath: String) -> String {
-        cache.tempFolder + "/" + Self.asidePrefix + relativePath.replacingOccurrences(of: "/", with: "+") + Self.asideSuffix
-    }
+    var journalPath: String { cache.tempFolder + "/" + Self.journalName }
 
     /// Removes `candidates` in order while the batch's time and `budget` (bytes to free) last, each only
     /// if `isStillDue(selected, current)` holds for its row as committed now. Returns how many candidates
-    /// it looked at (at least one).
+    /// are settled, the next batch starting after them; 0 only when it removed some (never none).
     mutating func removeBatch(
         _ candidates: [IndexedEntry], as kind: CleanItem.Kind, budget: Int64?, tally: inout CleanTally,
         isStillDue: (CacheEntry, CacheEntry) -> Bool
     ) throws(MaintenanceError) -> Int {
-        var aside: [String] = []
         var removed: [CacheEntry] = []
-        let freshSince = now.addingTimeInterval(-Self.freshBodyWindow).timeIntervalSince1970
         let processed = try retryingBusy { () throws(CacheError) -> Int in
             removed.removeAll()
             let started = Date()
             return try cache.index.inWriteTransaction { transaction throws(CacheError) -> Int in
+                let current = try transaction.entries(ids: candidates.map(\.id))
+                // Still due, each with its position among the candidates.
+                var due: [(position: Int, id: Int64, row: CacheEntry)] = []
                 var processed = 0
                 var freed: Int64 = 0
-                for candidate in candidates {
-                    if processed > 0 && Date().timeIntervalSince(started) >= policy.batchTime { break }
+                for (position, candidate) in candidates.enumerated() {
                     if let budget, freed >= budget { break }
-                    processed += 1
-                    guard let row = try transaction.entry(id: candidate.id),
-                        row.relativePath == candidate.entry.relativePath, isStillDue(candidate.entry, row)
+                    processed = position + 1
+                    guard let row = current[candidate.id], row.relativePath == candidate.entry.relativePath,
+                        isStillDue(candidate.entry, row)
                     else { continue }
-                    let target = asidePath(for: row.relativePath)
-                    if rename(row.path, target) == 0 {
-                        var info = stat()
-                        guard stat(target, &info) == 0 else { throw .fromErrno("inspect", target) }
-                        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-                        if modified > row.modifiedAt.timeIntervalSince1970 && modified >= freshSince {
-                            // A newer body: put it back unless an even newer one took the name meanwhile.
-                            if link(target, row.path) != 0 && errno != EEXIST { throw .fromErrno("restore", row.path) }
-                            unlink(target)
-                            continue
-                        }
-                        aside.append(target)
-                    } else if errno != ENOENT {
-                        throw .fromErrno("move aside", row.path)
-                    }
-                    try transaction.deleteEntry(id: candidate.id)
+                    due.append((position, candidate.id, row))
                     freed += row.size
-                    removed.append(row)
                 }
+                guard !due.isEmpty else { return processed }
+                try writeJournal(due.map(\.row.relativePath))
+                let gone = try FileRemoval.unlink(
+                    due.map(\.row.path), threads: policy.unlinkThreads, deadline: started.addingTimeInterval(policy.batchTime))
+                if gone.count < due.count {
+                    // Out of time: the candidates from the first one left (`gone` is sorted) are the next batch's.
+                    let left = zip(gone, due.indices).first { $0 != $1 }?.1 ?? gone.count
+                    processed = due[left].position
+                }
+                let unlinked = gone.map { due[$0].id }
+                removed = gone.map { due[$0].row }
+                try transaction.deleteEntries(ids: unlinked)
                 return processed
             }
         }
-        for path in aside { unlink(path) }
+        if !removed.isEmpty { removeJournal() }
         for row in removed { tally.add(note(kind, row)) }
         return processed
     }
 
-    /// Finishes the removals a killed clean left half done: each file moved aside loses its row too
-    /// (unless a run has stored a new body under the name since), then the file goes.
+    /// Finishes the removals a killed clean left half done: each entry its journal names whose file is
+    /// gone loses its row too (one whose file is there, unlinked or not yet, or stored anew, is kept).
     mutating func finishInterruptedRemovals(into report: inout CleanReport) throws(MaintenanceError) {
-        let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.tempFolder) }
-        for name in names.sorted() where name.hasPrefix(Self.asidePrefix) && name.hasSuffix(Self.asideSuffix) {
-            let path = cache.tempFolder + "/" + name
-            let relativePath = String(name.dropFirst(Self.asidePrefix.count).dropLast(Self.asideSuffix.count))
-                .replacingOccurrences(of: "+", with: "/")
+        guard let journal = FileManager.default.contents(atPath: journalPath) else { return }
+        let paths = String(decoding: journal, as: UTF8.self).split(separator: "\n").map(String.init)
+        var dropped: [CacheEntry] = []
+        let root = cache.root
+        let isGone = { (relativePath: String) -> Bool in
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            report.sweptTemp.add(Int64(info.st_size))
-            onItem(CleanItem(kind: .abandonedRemoval, relativePath: "tmp/" + name, bytes: Int64(info.st_size)))
-            guard !dryRun else { continue }
-            let finalPath = cache.root + "/" + relativePath
+            return stat(root + "/" + relativePath, &info) != 0
+        }
+        if dryRun {
+            for relativePath in paths where isGone(relativePath) {
+                if let row = try wrap({ () throws(CacheError) in try cache.index.entry(relativePath: relativePath) }) {
+                    dropped.append(row)
+                }
+            }
+        } else {
             try retryingBusy { () throws(CacheError) in
+                dropped.removeAll()
                 try cache.index.inWriteTransaction { transaction throws(CacheError) in
-                    var final = stat()
-                    if stat(finalPath, &final) != 0, let row = try transaction.entry(relativePath: relativePath) {
-                        try transaction.deleteEntry(id: row.id)
+                    for relativePath in paths where isGone(relativePath) {
+                        guard let row = try transaction.entry(relativePath: relativePath) else { continue }
+                        try transaction.deleteEntries(ids: [row.id])
+                        dropped.append(row.entry)
                     }
                 }
             }
-            unlink(path)
         }
+        for entry in dropped {
+            report.missingFiles.add(entry.size)
+            onItem(CleanItem(kind: .abandonedRemoval, relativePath: entry.relativePath, bytes: entry.size))
+        }
+        if !dryRun { removeJournal() }
+    }
+
+    private func writeJournal(_ relativePaths: [String]) throws(CacheError) {
+        let fd = open(journalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .fromErrno("create", journalPath) }
+        defer { close(fd) }
+        let text = Array(relativePaths.joined(separator: "\n").utf8)
+        var written = 0
+        while written < text.count {
+            let count = text[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw .fromErrno("write", journalPath) }
+            written += count
+        }
+    }
+
+    private func removeJournal() {
+        unlink(journalPath)
     }
 
     /// Runs `body`, and again again while the index stays busy, for at most `policy.busyWait`.

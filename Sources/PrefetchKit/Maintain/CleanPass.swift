@@ -31,8 +31,10 @@ struct CleanPass {
                     row.date(by: clock) < cutoff
                 }
             }
-            let last = candidates[processed - 1]
-            cursor = (last.entry.date(by: clock), last.id)
+            if processed > 0 {
+                let last = candidates[processed - 1]
+                cursor = (last.entry.date(by: clock), last.id)
+            }
         }
     }
 
@@ -63,8 +65,10 @@ struct CleanPass {
                 }
                 total -= report.trimmed.bytes - before
             }
-            let last = candidates[processed - 1]
-            cursor = (last.entry.accessedAt, last.id)
+            if processed > 0 {
+                let last = candidates[processed - 1]
+                cursor = (last.entry.accessedAt, last.id)
+            }
         }
     }
 

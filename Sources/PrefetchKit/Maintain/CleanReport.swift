@@ -25,7 +25,7 @@ public struct CleanItem: Sendable, Equatable {
         case trimmed
         /// A temp file older than the longest possible transfer.
         case staleTemp = "stale-temp"
-        /// A file an interrupted clean had moved aside.
+        /// A row whose file an interrupted clean had already removed (listed in its journal).
         case abandonedRemoval = "interrupted-removal"
         /// An index row whose file is gone.
         case missingFile = "missing-file"
@@ -44,9 +44,9 @@ public struct CleanReport: Sendable, Equatable {
     public var dryRun = false
     public var expired = CleanTally()
     public var trimmed = CleanTally()
-    /// Stale temp files and files left aside by an interrupted clean.
+    /// Stale temp files.
     public var sweptTemp = CleanTally()
-    /// Rows whose file was missing (bytes as the row said).
+    /// Rows whose file was missing, including those an interrupted clean left (bytes as the row said).
     public var missingFiles = CleanTally()
     /// Files without rows, now indexed.
     public var orphans = CleanTally()

@@ -32,12 +32,11 @@ import Testing
                 process.waitUntilExit()
                 if process.terminationReason == .uncaughtSignal { killedMidway += 1 }
 
-                // Then the only damage is rows whose files it had moved aside, nothing else
-                let aside = Set(try DiskCache.names(in: cache.tempFolder).filter { $0.hasSuffix(".trash") })
+                // Then the only damage is rows whose files it had unlinked, each named in its journal
+                let journal = (try? String(contentsOfFile: cache.tempFolder + "/clean-removing.journal", encoding: .utf8)) ?? ""
+                let named = Set(journal.split(separator: "\n").map(String.init))
                 for problem in try CacheChecker(cache).check() {
-                    guard case .missingFile(let path) = problem,
-                        aside.contains("clean-" + path.replacingOccurrences(of: "/", with: "+") + ".trash")
-                    else {
+                    guard case .missingFile(let path) = problem, named.contains(path) else {
                         Issue.record("a killed clean cannot explain \(problem)")
                         continue
                     }

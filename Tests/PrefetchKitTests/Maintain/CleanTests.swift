@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PrefetchKit
 
@@ -60,6 +61,32 @@ import Testing
             #expect(try cache.index.totalBytes() == 4_000)
             #expect(try indexedPaths(cache) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
             #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+        }
+    }
+
+    @Test func batchesOutOfTimeStillExpireEverythingAndTrimOldestFirst() throws {
+        try withCacheTestFolder { folder in
+            // Given 30 entries of 1,000 bytes unused for a month, then 10 more used in a known order
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 40, length: { _ in 992 })
+            let now = Date()
+            for (number, key) in keys.enumerated() {
+                let used = number < 30 ? now.addingTimeInterval(-30 * day) : now.addingTimeInterval(Double(number - 50) * 60)
+                try setClocks(cache, key: key, fetched: used, modified: used, accessed: used)
+            }
+
+            // When a clean whose batches have no time at all expires and trims to 4,000 bytes
+            var policy = testPolicy(maxAge: 7 * day, maxSize: 8_000, trimTo: 0.5)
+            policy.batchTime = 0
+            var trimmed: [String] = []
+            let report = try CacheCleaner(cache, policy: policy)
+                .run(now: now, onItem: { if $0.kind == .trimmed { trimmed.append($0.relativePath) } })
+
+            // Then every expired entry went, the six least recently used next, oldest first
+            #expect(report.expired == CleanTally(entries: 30, bytes: 30_000))
+            #expect(trimmed == keys[30..<36].map(cache.relativePath(forKey:)))
+            #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+            #expect(try indexedPaths(cache) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
         }
     }
 
@@ -165,20 +192,26 @@ import Testing
 
     @Test func aRemovalLeftHalfDoneIsFinishedByTheNextClean() throws {
         try withCacheTestFolder { folder in
-            // Given a file a killed clean moved aside before deleting its row
+            // Given a killed clean's journal naming two entries: one whose file it had unlinked, one it had not reached
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 3)
-            let relativePath = cache.relativePath(forKey: keys[0])
-            let aside = cache.tempFolder + "/clean-" + relativePath.replacingOccurrences(of: "/", with: "+") + ".trash"
-            #expect(rename(cache.root + "/" + relativePath, aside) == 0)
+            let unlinked = cache.relativePath(forKey: keys[0])
+            let reached = cache.relativePath(forKey: keys[1])
+            let journal = cache.tempFolder + "/clean-removing.journal"
+            try Data((unlinked + "\n" + reached).utf8).write(to: URL(fileURLWithPath: journal))
+            #expect(unlink(cache.root + "/" + unlinked) == 0)
 
             // When the next clean runs
-            let report = try CacheCleaner(cache, policy: testPolicy()).run()
+            var items: [CleanItem] = []
+            let report = try CacheCleaner(cache, policy: testPolicy()).run(onItem: { items.append($0) })
 
-            // Then the row and the aside file are gone, the others untouched
-            #expect(try cache.index.entry(relativePath: relativePath) == nil)
-            #expect(!FileManager.default.fileExists(atPath: aside))
-            #expect(report.sweptTemp.entries == 1)
+            // Then the row without its file is gone, the other entry is whole, and so is the journal
+            #expect(try cache.index.entry(relativePath: unlinked) == nil)
+            #expect(try cache.index.entry(relativePath: reached) != nil)
+            #expect(FileManager.default.fileExists(atPath: cache.root + "/" + reached))
+            #expect(!FileManager.default.fileExists(atPath: journal))
+            #expect(report.missingFiles.entries == 1)
+            #expect(items.map(\.kind) == [.abandonedRemoval])
             #expect(try cache.index.entryCount() == 2)
             #expect(try CacheChecker(cache).check().isEmpty)
         }
@@ -205,23 +238,66 @@ import Testing
 
     @Test func aFreshBodyRenamedOverAnExpiredEntryIsKept() throws {
         try withCacheTestFolder { folder in
-            // Given an expired row whose file a run has just replaced (renamed in, row not yet updated)
+            // Given an expired entry, and a run (its own connection) that has just stored a new body over
+            // it, its row still in the run's open batch
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 1)
             let old = Date().addingTimeInterval(-30 * day)
             try setClocks(cache, key: keys[0], fetched: old, modified: old, accessed: old)
             let path = cache.root + "/" + cache.relativePath(forKey: keys[0])
+            let run = try DiskCache.open(at: folder, layout: .native)
             let replacement = pngLikeBody(99, length: 500)
-            try replacement.write(to: URL(fileURLWithPath: path + ".new"))
-            #expect(rename(path + ".new", path) == 0)
+            try run.store(data: replacement, as: NewEntry(url: keys[0], key: keys[0], setName: "main"))
+            let committed = try #require(try cache.index.entry(relativePath: cache.relativePath(forKey: keys[0])))
+            #expect(committed.modifiedAt < Date().addingTimeInterval(-day))
 
-            // When a clean expires it
-            let report = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * day)).run()
+            // When a clean expires entries meanwhile (it selects the old row, then waits for the run's
+            // lock) and the run commits its batch
+            let finished = DispatchSemaphore(value: 0)
+            let outcome = Mutex<Result<CleanReport, MaintenanceError>?>(nil)
+            Thread.detachNewThread {
+                let result = Result { () throws(MaintenanceError) in try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * 86_400)).run() }
+                outcome.withLock { $0 = result }
+                finished.signal()
+            }
+            usleep(300_000)
+            try run.flush()
+            finished.wait()
 
             // Then the new body stays where it is, and its row too
+            let report = try #require(try outcome.withLock { $0 }?.get())
             #expect(report.expired.entries == 0)
             #expect(FileManager.default.contents(atPath: path) == replacement)
             #expect(try cache.index.entryCount() == 1)
+        }
+    }
+
+    @Test func aStoreRenamesItsBodyInOnlyBetweenCleanBatches() throws {
+        try withCacheTestFolder { folder in
+            // Given an entry, and a clean's batch transaction open on the index
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 1)
+            try cache.flush()
+            let path = cache.root + "/" + cache.relativePath(forKey: keys[0])
+            let original = try #require(FileManager.default.contents(atPath: path))
+            let run = try DiskCache.open(at: folder, layout: .native)
+            let replacement = pngLikeBody(99, length: 500)
+            let stored = DispatchSemaphore(value: 0)
+            try cache.index.inWriteTransaction { _ throws(CacheError) in
+                // When a run stores a new body for it meanwhile
+                Thread.detachNewThread {
+                    _ = try? run.store(data: replacement, as: NewEntry(url: keys[0], key: keys[0], setName: "main"))
+                    try? run.flush()
+                    stored.signal()
+                }
+                usleep(300_000)
+                // Then the body under the final name is still the one the clean sees the row of
+                #expect(FileManager.default.contents(atPath: path) == original)
+            }
+            // and once the batch commits, the new body and its row go in together
+            stored.wait()
+            #expect(FileManager.default.contents(atPath: path) == replacement)
+            #expect(try cache.index.entry(relativePath: cache.relativePath(forKey: keys[0]))?.size == Int64(replacement.count))
         }
     }
 }
