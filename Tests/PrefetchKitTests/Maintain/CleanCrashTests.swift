@@ -12,8 +12,9 @@ import Testing
         try withCacheTestFolder { folder in
             var killedMidway = 0
             for round in 0..<Self.rounds {
-                // Given a few hundred entries unused for a month
-                try run(filler, [folder, "300", String(round * 300)])
+                // Given 1,500 entries unused for a month (enough that a clean of them takes longer than
+                // the kill delay below; with a few hundred, the faster clean finished before every kill)
+                try run(filler, [folder, "1500", String(round * 1500)])
                 let cache = try DiskCache.open(at: folder, layout: .native)
                 try cache.index.withConnection { connection throws(CacheError) in
                     try connection.write("UPDATE entries SET accessed_at = accessed_at - 30 * 86400", [])
@@ -27,7 +28,7 @@ import Testing
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
-                usleep(UInt32.random(in: 20_000...160_000))
+                usleep(UInt32.random(in: 5_000...80_000))
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 if process.terminationReason == .uncaughtSignal { killedMidway += 1 }
