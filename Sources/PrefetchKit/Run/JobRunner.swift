@@ -64,8 +64,20 @@ public final class JobRunner: Sendable {
         // nothing; the stand-in goes once the run (and its cache) has closed.
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { Self.remove(scratch) }
         return try run(job, cacheAt: scratch, named: path)
+    }
+
+    /// Removes a folder, trying again while files in it still come and go (SQLite closing its
+    /// write-ahead log on another thread), for at most a second.
+    private static func remove(_ folder: String) {
+        for _ in 0..<50 {
+            if (try? FileManager.default.removeItem(atPath: folder)) != nil
+                || !FileManager.default.fileExists(atPath: folder) {
+                return
+            }
+            usleep(20_000)
+        }
     }
 
     private func run(_ job: Job, cacheAt folder: String, named path: String) throws(RunError) -> RunOutcome {

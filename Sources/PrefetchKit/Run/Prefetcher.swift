@@ -78,7 +78,9 @@ public final class Prefetcher: Sendable {
         var failure: CacheError?
         // Commit the index's open batch a few times a second, so its write lock is never held while
         // the run waits on the network: a `clean` in another process gets in between.
-        let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [cache] in try? cache.flush() }
+        // Weak: a cancelled dispatch source lets go of its handler later, and must not keep the cache
+        // (and its open index) alive past the run.
+        let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [weak cache] in try? cache?.flush() }
         flusher.start()
         defer { flusher.stop() }
         while !isStopping, let item = iterator.next() {
