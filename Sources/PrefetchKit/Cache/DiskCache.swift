@@ -31,8 +31,9 @@ public final class DiskCache: Sendable {
         try makeDirectory(root)
         try makeDirectory(root + "/tmp")
         let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
-        if layout == .native {
-            // Made once here, so a store never has to create its folder.
+        if isNew && layout == .native {
+            // Made once, when the cache is made, so a store never has to create its folder (one
+            // removed later is made again by the store that needs it).
             for folder in CacheFileNaming.nativeFolders {
                 try makeDirectory(root + "/" + folder)
             }
