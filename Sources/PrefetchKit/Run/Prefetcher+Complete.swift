@@ -74,7 +74,7 @@ extension Prefetcher {
             try? cache.index.recordFailure(record)
         }
         tally.withLock { $0.settle(key: item.key, firstSet: item.setIndex, outcome: .failed(failure)) }
-        settled.setValue(.failed(failure), forKey: item.key, cost: item.key.utf8.count + 64)
+        remember(.failed(failure), of: item)
         log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, reason: reason, attempt: attempts))
     }
 
@@ -83,6 +83,6 @@ extension Prefetcher {
             state.totals[keyPath: count] += 1
             state.settle(key: item.key, firstSet: item.setIndex, outcome: outcome)
         }
-        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
+        remember(outcome, of: item)
     }
 }

@@ -64,8 +64,13 @@ extension Prefetcher {
             state.totals[keyPath: count] += 1
             state.sets[item.setIndex].apply(outcome)
         }
-        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
+        remember(outcome, of: item)
         log.record(event)
+    }
+
+    /// Keeps a settled key's outcome for later occurrences; its cost is the key's bytes plus the node.
+    func remember(_ outcome: KeyOutcome, of item: PlanItem) {
+        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
     }
 
     /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
