@@ -1,11 +1,32 @@
 internal import CShims
+internal import Glibc
 
-/// Process-wide settings the executable applies once at start.
+/// Process-wide settings the executable applies once at start, and the thread policies they rely on.
 public enum ProcessTuning {
     /// Two malloc arenas instead of glibc's one per thread (up to 8 x cores): the network thread
     /// and the validation workers allocate and free small buffers for the whole run, and per-thread
     /// arenas only hold on to that memory (measured: peak RSS of a 100,000-URL run).
     public static func limitMallocArenas() {
         _ = pf_limit_malloc_arenas(2)
+    }
+
+    /// Makes the calling thread, and every thread it starts from now on, a batch thread
+    /// (`SCHED_BATCH`): it still gets its fair share of the CPU, but waking it never preempts the
+    /// thread that woke it. The network thread opts out (`preferCallingThread`), so a body stored or
+    /// a URL scheduled never takes the CPU from the transfers. Not privileged; a refusal is ignored.
+    public static func batchScheduling() {
+        let batch = pf_sched_policy_batch()
+        if batch >= 0 { setPolicy(batch) }
+    }
+
+    /// Back to normal scheduling for the calling thread (the network thread), so that it preempts
+    /// the batch threads it wakes or that woke it.
+    static func preferCallingThread() {
+        setPolicy(SCHED_OTHER)
+    }
+
+    private static func setPolicy(_ policy: Int32) {
+        var parameters = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, policy, &parameters)
     }
 }

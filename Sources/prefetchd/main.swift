@@ -4,4 +4,5 @@ import Glibc
 import PrefetchKit
 
 ProcessTuning.limitMallocArenas()
+ProcessTuning.batchScheduling()
 exit(Tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -27,7 +27,7 @@ do {
     while true {
         let number = Int.random(in: 0..<keyPool)
         let url = "https://torture.invalid/img/\(number).png"
-        let temp = try cache.makeTempFile()
+        let temp = try cache.makeBodyFile(forKey: url)
         let bytes = body(number)
         for start in stride(from: 0, to: bytes.count, by: 4096) {
             try temp.write(Data(bytes[start..<min(start + 4096, bytes.count)]))

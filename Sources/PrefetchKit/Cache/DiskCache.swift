@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The durable disk cache: bodies land in `<cache>/tmp/`, are renamed to their final name, and only
-/// then recorded in the index. A reader never sees a partial file under a final name.
+/// The durable disk cache: bodies are written to files without a final name (unnamed files in their
+/// entry's folder, or named temp files in `<cache>/tmp/`), put under their final name whole, and
+/// recorded in the index in the same step. A reader never sees a partial file under a final name.
 public final class DiskCache: Sendable {
     /// Absolute path of the cache folder.
     public let root: String
@@ -69,21 +70,25 @@ public final class DiskCache: Sendable {
         try TempFile(path: makeTempPath())
     }
 
-    /// A fresh path in `<cache>/tmp/` for a writer that creates the file itself (the downloader).
-    /// Named like `makeTempFile()`'s files, so the sweeper treats both alike.
+    /// A new empty file for `key`'s body: unnamed, in the folder the entry will live in, when the file
+    /// system can make one; otherwise a named temp file in `<cache>/tmp/`.
+    public func makeBodyFile(forKey key: String) throws(CacheError) -> TempFile {
+        let folder = (root + "/" + relativePath(forKey: key) as NSString).deletingLastPathComponent
+        do {
+            if let body = try TempFile(unnamedIn: folder) { return body }
+        } catch .fileSystem(operation: _, path: _, errno: ENOENT) where folder != root {
+            // The fan-out folder was removed behind our back: make it again, once.
+            try Self.makeDirectory(folder)
+            if let body = try TempFile(unnamedIn: folder) { return body }
+        }
+        return try makeTempFile()
+    }
+
+    /// A fresh path in `<cache>/tmp/` (the name a named temp file gets); nothing is created.
     public func makeTempPath() -> String {
         let counter = tempCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
         return "\(tempFolder)/\(getpid())-\(counter)-\(random)\(TempFile.suffix)"
-    }
-
-    /// Moves a finished temp file to its final name and records it. Replaces an earlier body for the key.
-    @discardableResult
-    public func commit(_ temp: TempFile, as entry: NewEntry) throws(CacheError) -> CacheEntry {
-        let checksum = try temp.finish(durable: durable)
-        let stored = try install(temp.path, size: temp.byteCount, checksum: checksum, as: entry)
-        temp.markCommitted()
-        return stored
     }
 
     /// What a writer that checksummed a body as it wrote it knows about the file.
@@ -97,21 +102,27 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Commits a finished file another writer made at `tempPath` (from `makeTempPath()`): fsyncs it
-    /// when `durable`, renames it into place and records it. What the writer `streamed` (checksum
-    /// and size, of the same `ContentHasher`) is trusted; without it the file is read back.
+    /// Puts a finished temp file under its final name and records it, replacing an earlier body for
+    /// the key. The checksum and size are those of what went through `temp.write`, or what another
+    /// writer that wrote it through `temp.path` `streamed` (of the same `ContentHasher`); without
+    /// either the file is read back. fsyncs the file and its folder when `durable`.
     @discardableResult
-    public func commit(fileAt tempPath: String, as entry: NewEntry, streamed: Streamed? = nil) throws(CacheError) -> CacheEntry {
-        guard let streamed, !durable else {
-            let (checksum, size) = try ContentHasher.checksum(ofFileAt: tempPath, sync: durable)
-            return try install(tempPath, size: size, checksum: checksum, as: entry)
+    public func commit(_ temp: TempFile, as entry: NewEntry, streamed: Streamed? = nil) throws(CacheError) -> CacheEntry {
+        try temp.sync(durable: durable)
+        let (checksum, size): (String, Int64)
+        if let streamed {
+            (checksum, size) = (streamed.checksum, streamed.size)
+        } else if temp.byteCount > 0 {
+            (checksum, size) = (temp.checksum(), temp.byteCount)
+        } else {
+            (checksum, size) = try ContentHasher.checksum(ofFileAt: temp.path, sync: false)
         }
-        return try install(tempPath, size: streamed.size, checksum: streamed.checksum, as: entry)
+        return try install(temp, size: size, checksum: checksum, as: entry)
     }
 
-    /// Renames a closed temp file to `entry`'s final name and records the row, both under the index's
-    /// write lock (see `CacheIndex.upsert(placing:)`), so a clean never finds a body newer than its row.
-    private func install(_ tempPath: String, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
+    /// Places a temp file under `entry`'s final name and records the row, both under the index's write
+    /// lock (see `CacheIndex.upsert(placing:)`), so a clean never finds a body newer than its row.
+    private func install(_ temp: TempFile, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
         let relativePath = relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
         let folder = (finalPath as NSString).deletingLastPathComponent
@@ -119,15 +130,16 @@ public final class DiskCache: Sendable {
         if let known = entry.format {
             format = known
         } else {
-            format = try Self.sniffFormat(tempPath)
+            format = try Self.sniffFormat(temp.path)
         }
         let stored = try index.upsert { () throws(CacheError) -> CacheEntry in
-            if rename(tempPath, finalPath) != 0 {
+            var failure = temp.place(at: finalPath, aside: makeTempPath)
+            if failure == ENOENT && folder != root {
                 // The fan-out folder was removed behind our back: make it again, once.
-                guard errno == ENOENT, folder != root else { throw .fromErrno("rename into", finalPath) }
                 try Self.makeDirectory(folder)
-                guard rename(tempPath, finalPath) == 0 else { throw .fromErrno("rename into", finalPath) }
+                failure = temp.place(at: finalPath, aside: makeTempPath)
             }
+            guard failure == 0 else { throw .fileSystem(operation: "place", path: finalPath, errno: failure) }
             if durable { try Self.syncDirectory(folder) }
             // As the index stores it (seconds since 1970), so the value returned equals the row read back.
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
@@ -145,7 +157,7 @@ public final class DiskCache: Sendable {
     /// Writes `data` through a temp file and commits it (tests, benchmarks, small bodies).
     @discardableResult
     public func store(data: Data, as entry: NewEntry) throws(CacheError) -> CacheEntry {
-        let temp = try makeTempFile()
+        let temp = try makeBodyFile(forKey: entry.key)
         try temp.write(data)
         return try commit(temp, as: entry)
     }

@@ -1,30 +1,54 @@
+internal import CShims
 import Foundation
 
-/// A body being written into `<cache>/tmp/`, on the cache's file system, hashed as it streams.
-/// Commit it with `DiskCache.commit(_:as:)`; dropped uncommitted, it is closed and removed.
+/// A body being written on the cache's file system, hashed as it streams. Commit it with
+/// `DiskCache.commit(_:as:)`; dropped uncommitted, it is closed and removed.
 /// Owned by one writer at a time (not Sendable); hand it over with `sending`.
+///
+/// Two kinds: a named file in `<cache>/tmp/` (`<pid>-<counter>-<random>.part`, swept when stale),
+/// or an unnamed file (`O_TMPFILE`) made in the folder its entry will live in. An unnamed file has no
+/// name to leave behind after a crash, and it is put in place with `linkat` inside its own folder, so
+/// a store takes no cross-folder rename lock and its inode is allocated beside its final name.
 public final class TempFile {
-    /// Absolute path of the temp file.
+    /// A path that opens this file: the named file, or `/proc/self/fd/N` for an unnamed one.
     public let path: String
-    /// Bytes written so far.
+    /// Bytes written so far through `write`.
     public private(set) var byteCount: Int64 = 0
     private(set) var descriptor: Int32
+    /// False for an `O_TMPFILE` file, which has no name until it is placed.
+    let isNamed: Bool
     private let hasher = ContentHasher()
     private var committed = false
 
     /// The suffix the sweeper recognises temp files by.
     static let suffix = ".part"
 
+    /// A named temp file at `path`, created here.
     init(path: String) throws(CacheError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .fromErrno("create", path) }
         self.path = path
         self.descriptor = fd
+        self.isNamed = true
+    }
+
+    /// An unnamed file in `folder`; nil when the file system cannot make one (no `O_TMPFILE`).
+    init?(unnamedIn folder: String) throws(CacheError) {
+        let tmpfile = pf_open_flag_tmpfile()
+        guard tmpfile != 0 else { return nil }
+        let fd = open(folder, O_WRONLY | tmpfile | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            if [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) { return nil }
+            throw .fromErrno("create a file in", folder)
+        }
+        self.path = "/proc/self/fd/\(fd)"
+        self.descriptor = fd
+        self.isNamed = false
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
-        if !committed { unlink(path) }
+        if isNamed && !committed { unlink(path) }
     }
 
     /// Appends `bytes` to the file and to the checksum.
@@ -49,21 +73,47 @@ public final class TempFile {
         try result.get()
     }
 
-    /// Closes the file (after an fsync when `durable`) and returns its checksum; used once by commit.
-    func finish(durable: Bool) throws(CacheError) -> String {
+    /// The checksum of what went through `write`.
+    func checksum() -> String {
+        hasher.finalize()
+    }
+
+    /// fsyncs the file when `durable`; before it is placed.
+    func sync(durable: Bool) throws(CacheError) {
         guard descriptor >= 0 else { throw .tempFileClosed(path: path) }
-        defer {
-            close(descriptor)
-            descriptor = -1
-        }
         if durable {
             guard fsync(descriptor) == 0 else { throw CacheError.fromErrno("fsync", path) }
         }
-        return hasher.finalize()
     }
 
-    /// Marks the file renamed away, so deinit leaves the final file alone.
-    func markCommitted() {
+    /// Puts the file under `finalPath`, replacing what is there, and closes it; returns 0 or the
+    /// errno that stopped it (the file is then still open and unplaced). An unnamed file is linked
+    /// in; when the name is taken it is linked under `aside` (a temp name) and renamed over the old
+    /// file, so a reader sees the old body or the new one, never neither. The caller holds the lock
+    /// that orders this against a clean.
+    func place(at finalPath: String, aside: () -> String) -> Int32 {
+        let failure = isNamed ? placeNamed(at: finalPath) : placeUnnamed(at: finalPath, aside: aside)
+        guard failure == 0 else { return failure }
         committed = true
+        close(descriptor)
+        descriptor = -1
+        return 0
+    }
+
+    private func placeNamed(at finalPath: String) -> Int32 {
+        rename(path, finalPath) == 0 ? 0 : errno
+    }
+
+    private func placeUnnamed(at finalPath: String, aside: () -> String) -> Int32 {
+        if linkat(AT_FDCWD, path, AT_FDCWD, finalPath, AT_SYMLINK_FOLLOW) == 0 { return 0 }
+        guard errno == EEXIST else { return errno }
+        let asidePath = aside()
+        guard linkat(AT_FDCWD, path, AT_FDCWD, asidePath, AT_SYMLINK_FOLLOW) == 0 else { return errno }
+        guard rename(asidePath, finalPath) == 0 else {
+            let failure = errno
+            unlink(asidePath)
+            return failure
+        }
+        return 0
     }
 }

@@ -44,8 +44,14 @@ final class Attempt {
     /// Creates (or truncates) the destination and sets every option on the easy handle.
     func prepare(cookieShare: CookieShare) throws(FetchError) {
         let path = job.request.destination
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
+            throw .destination(path: path, message: String(cString: strerror(errno)))
+        }
+        // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
+        // close once it has been truncated, which would cost the network thread a writeback per body.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size == 0 || ftruncate(descriptor, 0) == 0 else {
             throw .destination(path: path, message: String(cString: strerror(errno)))
         }
         ownsDestination = true

@@ -23,6 +23,7 @@ public final class FetchEngine: Sendable {
         exited.enter()
         let thread = Thread { [exited] in
             defer { exited.leave() }
+            ProcessTuning.preferCallingThread()
             let loop: FetchLoop
             do throws(FetchError) {
                 loop = try FetchLoop(mailbox: mailbox, configuration: configuration)

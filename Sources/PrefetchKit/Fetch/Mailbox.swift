@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// What other threads ask of the network thread, in the order they asked.
@@ -10,7 +9,7 @@ enum Command: Sendable {
 }
 
 /// The meeting point of the engine's callers and its network thread: a locked inbox of commands that
-/// wakes the thread, and a serial delivery queue for events and completions, so the network thread
+/// wakes the thread, and a serial delivery thread for events and completions, so the network thread
 /// never waits on a consumer.
 final class Mailbox: Sendable {
     private struct Inbox {
@@ -22,13 +21,11 @@ final class Mailbox: Sendable {
     }
 
     private let inbox = Mutex(Inbox())
-    private let deliveries = DispatchQueue(label: "prefetchd.fetch.deliveries")
-    private let deliveryKey = DispatchSpecificKey<Bool>()
+    private let deliveries = WorkerPool(name: "prefetchd.fetch.deliveries", width: 1)
     private let onEvent: (@Sendable (FetchEvent) -> Void)?
 
     init(onEvent: (@Sendable (FetchEvent) -> Void)?) {
         self.onEvent = onEvent
-        deliveries.setSpecific(key: deliveryKey, value: true)
     }
 
     func newID() -> FetchID {
@@ -79,13 +76,13 @@ final class Mailbox: Sendable {
 
     func emit(_ event: FetchEvent) {
         guard let onEvent else { return }
-        deliveries.async { onEvent(event) }
+        deliveries.submit { onEvent(event) }
     }
 
-    /// Reports the `finished` event, then calls the completion, on the delivery queue.
+    /// Reports the `finished` event, then calls the completion, on the delivery thread.
     func deliver(_ result: FetchResult, to completion: @escaping @Sendable (FetchResult) -> Void) {
         let onEvent = onEvent
-        deliveries.async {
+        deliveries.submit {
             onEvent?(.finished(result))
             completion(result)
         }
@@ -93,7 +90,7 @@ final class Mailbox: Sendable {
 
     /// Waits until every delivery queued so far has run, unless called from a delivery itself.
     func drainDeliveries() {
-        guard DispatchQueue.getSpecific(key: deliveryKey) == nil else { return }
-        deliveries.sync {}
+        guard !deliveries.isCurrentThreadWorker else { return }
+        deliveries.waitUntilIdle()
     }
 }

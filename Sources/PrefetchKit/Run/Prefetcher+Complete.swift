@@ -3,9 +3,9 @@ import Foundation
 extension Prefetcher {
     /// A transfer settled: validate and store the body, or record the failure; then tell every set
     /// that asked, and free the slot. Runs on the workers, never on the network thread.
-    func complete(_ item: PlanItem, result: FetchResult, destination: String, revalidating entry: CacheEntry?) {
+    func complete(_ item: PlanItem, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?) {
         defer { gate.release() }
-        events.unregister(result.id)
+        events?.unregister(result.id)
         let set = plan.sets[item.setIndex]
         let elapsed = result.timings.total.seconds * 1000
         switch result.outcome {
@@ -20,7 +20,7 @@ extension Prefetcher {
                 fail(item, reason: "cache", status: nil, attempts: result.attempts, message: "\(error)", permanent: false)
             }
         case .success(let response):
-            store(item, response: response, attempts: result.attempts, destination: destination, elapsedMs: elapsed)
+            store(item, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
             tally.withLock { state in
                 state.totals.skipped += 1
@@ -33,26 +33,25 @@ extension Prefetcher {
     }
 
     /// Validates the downloaded file at `validate:` level and commits it under its final name.
-    private func store(_ item: PlanItem, response: FetchResponse, attempts: Int, destination: String, elapsedMs: Double) {
+    /// A body that fails is dropped with `body` (closed, and removed if it has a name).
+    private func store(_ item: PlanItem, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
         let set = plan.sets[item.setIndex]
         let info: ImageInfo?
         do {
-            info = try validators[item.setIndex].validate(fileAt: destination)
+            info = try validators[item.setIndex].validate(fileAt: body.path)
         } catch {
-            unlink(destination)
             fail(item, reason: error.reason, status: response.status, attempts: attempts,
                  message: error.description, permanent: true)
             return
         }
         do {
-            try cache.commit(fileAt: destination, as: NewEntry(
+            try cache.commit(body, as: NewEntry(
                 url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
                 width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
                 etag: response.headers.etag, lastModified: response.headers.lastModified),
                 streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             try cache.index.removeFailure(forKey: item.key)
         } catch {
-            unlink(destination)
             fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)
             return
         }

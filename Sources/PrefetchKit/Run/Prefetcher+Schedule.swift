@@ -51,9 +51,9 @@ extension Prefetcher {
             Console.out("revalidate \(item.shownURL)\n")
             settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
         case .fetch:
-            start(item, revalidating: nil)
+            try start(item, revalidating: nil)
         case .revalidate(let entry):
-            start(item, revalidating: entry)
+            try start(item, revalidating: entry)
         }
     }
 
@@ -74,7 +74,8 @@ extension Prefetcher {
     }
 
     /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
-    private func start(_ item: PlanItem, revalidating entry: CacheEntry?) {
+    /// The body's file is made here, on the scheduling thread, so the network thread only opens it.
+    private func start(_ item: PlanItem, revalidating entry: CacheEntry?) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
         tally.withLock { state in
             state.totals.unique += 1
@@ -85,17 +86,26 @@ extension Prefetcher {
             settleInterrupted(item)
             return
         }
+        // Handed over whole: from here only the worker that completes the transfer touches it.
+        nonisolated(unsafe) let body: TempFile
+        do {
+            body = try cache.makeBodyFile(forKey: item.key)
+        } catch {
+            gate.transferFinished()
+            gate.release()
+            throw error
+        }
         var request = requests[item.setIndex]
         request.url = item.url
-        request.destination = cache.makeTempPath()
+        request.destination = body.path
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
-        let destination = request.destination
         let id = engine.submit(request) { [self] result in
-            workers.addOperation { [self] in
-                complete(item, result: result, destination: destination, revalidating: entry)
+            gate.transferFinished()
+            workers.submit { [self] in
+                complete(item, result: result, body: body, revalidating: entry)
             }
         }
-        events.register(id, url: item.shownURL, set: setName)
+        events?.register(id, url: item.shownURL, set: setName)
         log.record(RunEvent(.started, url: item.shownURL, set: setName))
     }
 

@@ -13,13 +13,14 @@ public final class Prefetcher: Sendable {
     let settings: RunSettings
     let log: RunLog
     let engine: FetchEngine
-    let events: TransferEvents
+    /// The engine's events turned into log lines; nil when the log shows none of them.
+    let events: TransferEvents?
     let gate: SlotGate
     let tally: Mutex<RunTally>
     /// Keys settled in this run, so later occurrences are told without a second transfer.
     /// Cost-bounded: an evicted key is recognised from the index (stored or failed since `started`).
     let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 2 << 20)
-    let workers: OperationQueue
+    let workers: WorkerPool
     let requests: [FetchRequest]
     let validators: [ImageValidator]
     let started = Date()
@@ -32,18 +33,17 @@ public final class Prefetcher: Sendable {
         self.cache = cache
         self.settings = settings
         self.log = log
-        let events = TransferEvents(log: log)
+        let events = log.showsTransferEvents ? TransferEvents(log: log) : nil
         self.events = events
+        var onEvent: (@Sendable (FetchEvent) -> Void)?
+        if let events { onEvent = { events.handle($0) } }
         let concurrency = settings.concurrency ?? plan.sets.map(\.options.concurrency).max() ?? 1
         let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
         engine = try FetchEngine(configuration: EngineConfiguration(
-            concurrency: concurrency, perHost: perHost, onEvent: { events.handle($0) }))
+            concurrency: concurrency, perHost: perHost, onEvent: onEvent))
         gate = SlotGate(limit: concurrency)
         tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
-        let queue = OperationQueue()
-        queue.name = "prefetchd.validate"
-        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        workers = queue
+        workers = WorkerPool(name: "prefetchd.validate", width: ProcessInfo.processInfo.activeProcessorCount)
         let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,
                                     denyHosts: job.network.denyHosts)
         requests = plan.sets.map {
@@ -97,7 +97,7 @@ public final class Prefetcher: Sendable {
             }
         }
         gate.drain()
-        workers.waitUntilAllOperationsAreFinished()
+        workers.waitUntilIdle()
         try cache.flush()
         if let failure { throw failure }
         let outcome = finish(sourceFailure: iterator.failure)

@@ -22,6 +22,11 @@ public struct RunLog: Sendable {
         }
     }
 
+    /// Whether any engine event (`response`, `retrying`) can become a line: JSON, or verbose text.
+    var showsTransferEvents: Bool {
+        format == .json || verbosity == .verbose
+    }
+
     /// A note for a person, not about one URL (text format only, not when quiet).
     func note(_ text: String) {
         guard format == .text, verbosity != .quiet else { return }

@@ -1,10 +1,23 @@
 import Foundation
 
-/// Bounds the transfers in flight: the scheduler waits for a slot, a finished transfer frees one.
-/// The limit may change between sets (each set has its own `concurrency`).
+/// Bounds the work in flight: the scheduler waits for a slot; a finished transfer frees its network
+/// slot at once, and its whole slot once the body is validated and stored.
+///
+/// Two limits, so the network never waits on the workers while the workers keep up: at most `limit`
+/// transfers at a time, and at most `2 x limit` keys between the start of their transfer and the end
+/// of their store (a body waiting for a worker holds an open file). The limit may change between
+/// sets (each set has its own `concurrency`).
 final class SlotGate: Sendable {
+    private struct State {
+        var transferring = 0
+        var storing = 0
+        var limit = 1
+
+        var hasRoom: Bool { transferring < limit && transferring + storing < 2 * limit }
+    }
+
     /// NSCondition guards `state`; it is only touched with the condition locked.
-    private nonisolated(unsafe) var state = (inUse: 0, limit: 1)
+    private nonisolated(unsafe) var state = State()
     private let condition = NSCondition()
 
     init(limit: Int) {
@@ -18,23 +31,33 @@ final class SlotGate: Sendable {
         condition.unlock()
     }
 
-    /// Waits until fewer than `limit` slots are in use, then takes one. Returns false without a slot
-    /// when `stop()` returns true.
+    /// Waits until there is room for another transfer, then takes a slot. Returns false without a
+    /// slot when `stop()` returns true.
     func acquire(unless stop: () -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while state.inUse >= state.limit {
+        while !state.hasRoom {
             if stop() { return false }
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
         }
         if stop() { return false }
-        state.inUse += 1
+        state.transferring += 1
         return true
     }
 
+    /// The slot's transfer is over; its body waits to be stored.
+    func transferFinished() {
+        condition.lock()
+        state.transferring -= 1
+        state.storing += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The slot is free: its body is stored, or it failed. Only after `transferFinished()`.
     func release() {
         condition.lock()
-        state.inUse -= 1
+        state.storing -= 1
         condition.broadcast()
         condition.unlock()
     }
@@ -42,7 +65,7 @@ final class SlotGate: Sendable {
     /// Waits until every slot is free.
     func drain() {
         condition.lock()
-        while state.inUse > 0 {
+        while state.transferring + state.storing > 0 {
             condition.wait()
         }
         condition.unlock()

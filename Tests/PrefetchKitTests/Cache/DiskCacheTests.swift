@@ -52,24 +52,61 @@ import Testing
         }
     }
 
-    @Test func aFileWrittenByTheDownloaderIsHashedAndCommitted() throws {
+    @Test func aBodyFileWrittenThroughItsPathIsHashedAndCommitted() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/d.png"
-            let tempPath = cache.makeTempPath()
-            #expect(tempPath.hasPrefix(folder + "/tmp/") && tempPath.hasSuffix(".part"))
-            #expect(!FileManager.default.fileExists(atPath: tempPath), "makeTempPath must not create the file")
+            let temp = try cache.makeBodyFile(forKey: url)
+            // Unnamed, in the entry's own folder: nothing to see there until it is committed.
+            #expect(temp.path.hasPrefix("/proc/self/fd/"))
+            let entryFolder = folder + "/" + (cache.relativePath(forKey: url) as NSString).deletingLastPathComponent
+            #expect(try FileManager.default.contentsOfDirectory(atPath: entryFolder).isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/tmp").isEmpty)
+            // The downloader opens the path and writes the body itself.
             let body = Data("abc".utf8)
-            #expect(FileManager.default.createFile(atPath: tempPath, contents: body))
+            let handle = try #require(FileHandle(forWritingAtPath: temp.path))
+            try handle.write(contentsOf: body)
+            try handle.close()
 
-            let stored = try cache.commit(fileAt: tempPath, as: NewEntry(url: url, key: url, setName: "s"))
+            let stored = try cache.commit(temp, as: NewEntry(url: url, key: url, setName: "s"))
 
-            #expect(!FileManager.default.fileExists(atPath: tempPath))
             #expect(stored.size == 3)
             // XXH3-128 of "abc" from `xxhsum -H2`.
             #expect(stored.checksum == "xxh3:06b05ab6733a618578af5f94892f3950")
             #expect(try cache.lookup(key: url)?.path == stored.path)
             #expect(FileManager.default.contents(atPath: stored.path) == body)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: entryFolder) == [(stored.path as NSString).lastPathComponent])
+        }
+    }
+
+    @Test func aBodyFileReplacesAnEarlierBodyWhole() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/r.png"
+            let first = try cache.store(data: Data("first".utf8), as: NewEntry(url: url, key: url))
+            let temp = try cache.makeBodyFile(forKey: url)
+            try temp.write(Data("second body".utf8))
+            #expect(FileManager.default.contents(atPath: first.path) == Data("first".utf8))
+
+            let second = try cache.commit(temp, as: NewEntry(url: url, key: url))
+
+            #expect(second.path == first.path)
+            #expect(FileManager.default.contents(atPath: second.path) == Data("second body".utf8))
+            #expect(try cache.lookup(key: url)?.size == 11)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/tmp").isEmpty)
+        }
+    }
+
+    @Test func aBodyFileRemakesARemovedFolder() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let url = "https://cdn.example.com/gone.png"
+            let entryFolder = folder + "/" + (cache.relativePath(forKey: url) as NSString).deletingLastPathComponent
+            try FileManager.default.removeItem(atPath: entryFolder)
+
+            let stored = try cache.store(data: Data("body".utf8), as: NewEntry(url: url, key: url))
+
+            #expect(FileManager.default.contents(atPath: stored.path) == Data("body".utf8))
         }
     }
 

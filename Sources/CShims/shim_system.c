@@ -1,0 +1,20 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include "CShimsSystem.h"
+
+int pf_open_flag_tmpfile(void) {
+#ifdef O_TMPFILE
+    return O_TMPFILE;
+#else
+    return 0;
+#endif
+}
+
+int pf_sched_policy_batch(void) {
+#ifdef SCHED_BATCH
+    return SCHED_BATCH;
+#else
+    return -1;
+#endif
+}
