@@ -39,7 +39,8 @@ public struct CacheCleaner: Sendable {
         if !dryRun { try wrap { () throws(CacheError) in try cache.index.prepareForBulkDeletes() } }
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
-        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem)
+        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem,
+                             remover: FileRemoval(threads: policy.unlinkThreads))
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {
             try pass.expire(into: &report)

@@ -42,8 +42,7 @@ extension CleanPass {
                 }
                 guard !due.isEmpty else { return processed }
                 try writeJournal(due.map(\.row.relativePath))
-                let gone = try FileRemoval.unlink(
-                    due.map(\.row.path), threads: policy.unlinkThreads, deadline: started.addingTimeInterval(policy.batchTime))
+                let gone = try remover.unlink(due.map(\.row.path), deadline: started.addingTimeInterval(policy.batchTime))
                 if gone.count < due.count {
                     // Out of time: the candidates from the first one left (`gone` is sorted) are the next batch's.
                     let left = zip(gone, due.indices).first { $0 != $1 }?.1 ?? gone.count

@@ -6,6 +6,8 @@ struct CleanPass {
     let dryRun: Bool
     let now: Date
     let onItem: (CleanItem) -> Void
+    /// The threads that unlink each batch's files.
+    let remover: FileRemoval
 
     var cache: DiskCache { cleaner.cache }
     var policy: CleanPolicy { cleaner.policy }
