@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The side-by-side fetch benchmark: the same nginx on loopback, the same corpus, the same
-# concurrency, one timed run per row:
+# concurrency, one timed run per row; curl and prefetchd with validate: header, the pair the main
+# target compares, run --rounds times each, interleaved (curl first in odd rounds, prefetchd first in
+# even ones), and compared by their medians: on this disk the same run varies by 2x from one minute
+# to the next.
 #   curl      curl --parallel --parallel-max N, one `url =`/`output =` pair per image in a config file
 #   aria2c    aria2c -j N with its defaults (preallocation, control files, fsync)
 #   aria2c    the same with --file-allocation=none --auto-save-interval=0 (no preallocation and no
@@ -15,20 +18,22 @@
 # I/O that would land in the next run): each is parked in bench/out/parked-<n>/ and all are
 # deleted at the end, as is the nginx server stopped, whatever way the script ends.
 #
-# Usage: bench/fetch.sh [--images N] [--concurrency N] [--port P] [--seed S] [--results FILE]
+# Usage: bench/fetch.sh [--images N] [--concurrency N] [--rounds R] [--port P] [--seed S] [--results FILE]
 #   --images N       corpus size (default 20000; about 132 KB per image on average)
 #   --concurrency N  parallel transfers for every tool (default 16)
+#   --rounds R       runs of curl and of prefetchd validate: header each (default 3)
 #   --port P         loopback port for nginx (default 8090)
 #   --seed S         corpus seed (default 1)
 #   --results FILE   Markdown fragment to write (default bench/out/fetch-n<N>-c<C>.md)
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows.
 set -euo pipefail
 
-images=20000 concurrency=16 port=8090 seed=1 results=""
+images=20000 concurrency=16 rounds=3 port=8090 seed=1 results=""
 while (($#)); do
     case $1 in
         --images) images=$2; shift 2 ;;
         --concurrency) concurrency=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
         --port) port=$2; shift 2 ;;
         --seed) seed=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
@@ -36,7 +41,7 @@ while (($#)); do
         *) echo "fetch.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
-for number in "$images" "$concurrency" "$port" "$seed"; do
+for number in "$images" "$concurrency" "$rounds" "$port" "$seed"; do
     [[ $number =~ ^[0-9]+$ && $number -gt 0 ]] || { echo "fetch.sh: $number is not a positive number" >&2; exit 2; }
 done
 
@@ -62,8 +67,8 @@ rm -rf "$work" "$OUT"/parked-*
 mkdir -p "$work"
 
 corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
-# Six rows write a full copy of the corpus, all kept until the end; plus some room.
-needed_kib=$(( corpus_bytes / 1024 * 7 ))
+# 2 x rounds + 4 rows write a full copy of the corpus, all kept until the end; plus some room.
+needed_kib=$(( corpus_bytes / 1024 * (2 * rounds + 5) ))
 free_kib=$(df -Pk "$OUT" | awk 'NR == 2 { print $4 }')
 if (( free_kib < needed_kib )); then
     echo "fetch.sh: needs about $((needed_kib / 1048576)) GiB free in $OUT for the parked outputs, has $((free_kib / 1048576)) GiB" >&2
@@ -117,6 +122,12 @@ else:
 PY
 }
 
+# median_rate PREFIX: the median URLs/s of the finished rows whose label starts with PREFIX (0 if none).
+median_rate() {
+    awk -F '\t' -v prefix="$1" -v n="$images" 'index($1, prefix) == 1 && $2 > 0 && $5 == 0 { print n / $2 }' "$rows" \
+        | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 # measure LABEL -- COMMAND...: prepare, time, append the row (without its check).
 measure() {
     local label=$1
@@ -127,14 +138,17 @@ measure() {
     "$BENCH/measure.sh" "$label" "$work/time-$row_count" -- "$@" | tr -d '\n' >>"$rows"
 }
 
-# curl
-mkdir -p "$work/curl"
-awk -v dir="$work/curl" '{ n = split($0, part, "/"); printf "url = \"%s\"\noutput = \"%s/%s\"\n", $0, dir, part[n] }' \
-    "$corpus/urls.txt" >"$work/curl.config"
-measure "curl --parallel" -- curl --silent --show-error --fail --parallel --parallel-max "$concurrency" \
-    --config "$work/curl.config"
-printf '\t%s\n' "$(check_files "$work/curl")" >>"$rows"
-park "$work/curl"
+# curl, one round
+curl_row() {
+    local folder=$work/curl-$1
+    mkdir -p "$folder"
+    awk -v dir="$folder" '{ n = split($0, part, "/"); printf "url = \"%s\"\noutput = \"%s/%s\"\n", $0, dir, part[n] }' \
+        "$corpus/urls.txt" >"$work/curl.config"
+    measure "curl --parallel (round $1)" -- curl --silent --show-error --fail --parallel --parallel-max "$concurrency" \
+        --config "$work/curl.config"
+    printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
+    park "$folder"
+}
 
 # aria2c, three ways
 aria2_row() {
@@ -145,11 +159,6 @@ aria2_row() {
     printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
     park "$folder"
 }
-aria2_options=()
-aria2_row "aria2c (defaults)" "$work/aria2-defaults"
-aria2_options=(--file-allocation=none --auto-save-interval=0)
-aria2_row "aria2c --file-allocation=none --auto-save-interval=0" "$work/aria2-nosave"
-aria2_row "aria2c, same options, fsync off (eatmydata)" "$work/aria2-nosync" eatmydata
 
 # prefetchd
 prefetchd_rows=("prefetchd validate: header" "prefetchd validate: decode" "prefetchd validate: decode, warm")
@@ -178,21 +187,42 @@ prefetchd_run() {
     measure "$label" -- "$PREFETCHD" run "$corpus/job-$level.yaml" --cache "$cache" \
         --concurrency "$concurrency" --progress never --report "$report"
 }
+header_row() {
+    prefetchd_run "${prefetchd_rows[0]} (round $1)" header "$work/prefetchd-header-$1" "$work/report-header-$1.json"
+    printf '\t%s\n' "$(check_report "$work/report-header-$1.json" fetched)" >>"$rows"
+    park "$work/prefetchd-header-$1"
+}
 if prefetchd_available; then
-    prefetchd_run "${prefetchd_rows[0]}" header "$work/prefetchd-header" "$work/report-header.json"
-    printf '\t%s\n' "$(check_report "$work/report-header.json" fetched)" >>"$rows"
-    park "$work/prefetchd-header"
+    has_prefetchd=1
+    prefetchd_note="prefetchd: $PREFETCHD ($("$PREFETCHD" --version 2>&1 | head -n 1))."
+else
+    has_prefetchd=0
+    prefetchd_note="prefetchd: not available ($prefetchd_missing)."
+fi
+for round in $(seq 1 "$rounds"); do
+    if ((round % 2 == 1)); then curl_row "$round"; fi
+    if ((has_prefetchd)); then
+        header_row "$round"
+    else
+        printf '%s\t\t\t\t\tnot available\n' "${prefetchd_rows[0]} (round $round)" >>"$rows"
+    fi
+    if ((round % 2 == 0)); then curl_row "$round"; fi
+done
+aria2_options=()
+aria2_row "aria2c (defaults)" "$work/aria2-defaults"
+aria2_options=(--file-allocation=none --auto-save-interval=0)
+aria2_row "aria2c --file-allocation=none --auto-save-interval=0" "$work/aria2-nosave"
+aria2_row "aria2c, same options, fsync off (eatmydata)" "$work/aria2-nosync" eatmydata
+if ((has_prefetchd)); then
     prefetchd_run "${prefetchd_rows[1]}" decode "$work/prefetchd-decode" "$work/report-decode.json"
     printf '\t%s\n' "$(check_report "$work/report-decode.json" fetched)" >>"$rows"
     prefetchd_run "${prefetchd_rows[2]}" decode "$work/prefetchd-decode" "$work/report-warm.json"
     printf '\t%s\n' "$(check_report "$work/report-warm.json" cached)" >>"$rows"
     park "$work/prefetchd-decode"
-    prefetchd_note="prefetchd: $PREFETCHD ($("$PREFETCHD" --version 2>&1 | head -n 1))."
 else
-    for label in "${prefetchd_rows[@]}"; do
+    for label in "${prefetchd_rows[@]:1}"; do
         printf '%s\t\t\t\t\tnot available\n' "$label" >>"$rows"
     done
-    prefetchd_note="prefetchd: not available ($prefetchd_missing)."
 fi
 
 "$BENCH/nginx.sh" stop "$corpus" "$port"
@@ -207,10 +237,10 @@ fi
     echo
     echo "$prefetchd_note"
     echo
-    echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | URLs/s vs curl | check |"
+    echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | URLs/s vs curl (median) | check |"
     echo "|---|---:|---:|---:|---:|---:|---:|---|"
-    awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" '
-        NR == 1 && $2 > 0 { curl_rate = n / $2 }
+    curl_rate=$(median_rate "curl --parallel")
+    awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" -v curl_rate="$curl_rate" '
         {
             if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | %s |\n", $1, $6; next }
             rate = n / $2
@@ -219,6 +249,11 @@ fi
             printf "| %s | %.2f | %.0f | %.1f | %.2f | %.1f | %s | %s |\n",
                 $1, $2, rate, bytes / 1e6 / $2, $3, $4 / 1024, ratio, check
         }' "$rows"
+    header_rate=$(median_rate "${prefetchd_rows[0]}")
+    echo
+    echo "Medians of $rounds rounds: curl --parallel $(printf %.0f "$curl_rate") URLs/s," \
+        "prefetchd validate: header $(printf %.0f "$header_rate") URLs/s:" \
+        "$(awk -v a="$header_rate" -v b="$curl_rate" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "no ratio" }') curl's."
 } >"$results"
 cat "$results"
 echo "fetch.sh: results written to $results" >&2

@@ -21,6 +21,8 @@ final class Attempt {
     private var refusal: String?
     /// Checksums the body as it is written, when the request asks for it.
     private let hasher: ContentHasher?
+    /// The body's first bytes, up to `keptHeadBytes`.
+    private var head: [UInt8] = []
 
     /// What an attempt came to, before the retry policy looks at it.
     struct Settled {
@@ -108,7 +110,10 @@ final class Attempt {
         }
         let finalURL = redacted(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url)
         var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes)
-        if kind == .ok { response.checksum = hasher?.finalize() }
+        if kind == .ok {
+            response.checksum = hasher?.finalize()
+            response.head = head
+        }
         return .success(response)
     }
 
@@ -135,6 +140,10 @@ final class Attempt {
             written += result
         }
         hasher?.update(UnsafeRawBufferPointer(start: data, count: count))
+        let wanted = job.request.keptHeadBytes - head.count
+        if wanted > 0 {
+            head.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(wanted, count)))
+        }
         return count
     }
 

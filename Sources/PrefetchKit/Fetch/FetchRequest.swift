@@ -31,6 +31,8 @@ public struct FetchRequest: Sendable {
     public var network = NetworkPolicy()
     /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
     public var computesChecksum = false
+    /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
+    public var keptHeadBytes = 0
 
     public static let defaultHeaders: [String: String] = [
         "Accept": "image/*,*/*;q=0.8",

@@ -35,6 +35,9 @@ public struct FetchResponse: Sendable, Equatable {
     public let bytes: Int64
     /// The body's checksum (`ContentHasher`), computed as it streamed, when the request asked for it.
     public var checksum: String? = nil
+    /// The body's first `FetchRequest.keptHeadBytes` bytes (fewer when it is shorter), kept in memory
+    /// as they streamed, so a header check does not read the file back.
+    public var head: [UInt8] = []
 }
 
 /// The response headers the cache and the retry policy care about.

@@ -69,3 +69,27 @@ final class FileImageBytes: ImageBytes {
         return buffer
     }
 }
+
+/// A body in a file whose first bytes are already in memory (kept by the downloader as they
+/// streamed): reads within them cost nothing, and the file is opened only for a read beyond them.
+final class HeadedImageBytes: ImageBytes {
+    let head: [UInt8]
+    let count: Int64
+    private let path: String
+    private var file: FileImageBytes?
+
+    init(head: [UInt8], count: Int64, path: String) {
+        self.head = head
+        self.count = count
+        self.path = path
+    }
+
+    func read(at offset: Int64, length: Int) throws(ImageError) -> [UInt8] {
+        let end = min(offset + Int64(length), count)
+        if end <= Int64(head.count) || Int64(head.count) == count {
+            return MemoryImageBytes(bytes: head).read(at: offset, length: length)
+        }
+        if file == nil { file = try FileImageBytes(path: path) }
+        return try file!.read(at: offset, length: length)
+    }
+}

@@ -46,6 +46,14 @@ public struct ImageValidator: Sendable {
         return try decode(info, .file(path))
     }
 
+    /// Validates a file of `size` bytes whose first bytes, `head`, the caller already holds: the
+    /// header checks read from `head` and open the file only when they need more (or to decode).
+    public func validate(fileAt path: String, head: [UInt8], size: Int64) throws(ImageError) -> ImageInfo? {
+        guard level != .none else { return nil }
+        let info = try checkHeader(of: HeadedImageBytes(head: head, count: size, path: path))
+        return try decode(info, .file(path))
+    }
+
     /// Validates a body held in memory.
     public func validate(data: [UInt8]) throws(ImageError) -> ImageInfo? {
         guard level != .none else { return nil }

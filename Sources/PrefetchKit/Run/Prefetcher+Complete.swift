@@ -38,7 +38,7 @@ extension Prefetcher {
         let set = plan.sets[item.setIndex]
         let info: ImageInfo?
         do {
-            info = try validators[item.setIndex].validate(fileAt: body.path)
+            info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
         } catch {
             fail(item, reason: error.reason, status: response.status, attempts: attempts,
                  message: error.description, permanent: true)

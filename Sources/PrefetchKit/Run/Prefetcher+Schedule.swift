@@ -117,6 +117,11 @@ extension Prefetcher {
         }
     }
 
+    /// The body bytes a transfer keeps in memory for the header check: enough for a PNG's or GIF's
+    /// header and for the JPEG segments before the frame header in most files (EXIF and ICC data can
+    /// push it further; the check then reads the file).
+    static let keptHeadBytes = 32 << 10
+
     /// The request every URL of a set starts from.
     static func requestTemplate(_ options: JobOptions, settings: RunSettings) -> FetchRequest {
         var request = FetchRequest(
@@ -127,6 +132,7 @@ extension Prefetcher {
                                maxRetryAfter: settings.retryMaxDelay),
             cookies: options.cookies, insecureTLS: options.insecureTLS)
         request.computesChecksum = true
+        request.keptHeadBytes = keptHeadBytes
         return request
     }
 }

@@ -70,6 +70,12 @@ struct CorpusEntry: CustomStringConvertible, Sendable {
     func decodeMatchesManifest(_ entry: CorpusEntry) throws {
         let validator = ImageValidator(level: .decode)
         let outcome = Result { () throws(ImageError) in try validator.validate(fileAt: entry.path) }
+        // The downloader's way in (the first 32 KiB already in memory) must come to the same verdict.
+        let body = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entry.path)))
+        let headed = Result { () throws(ImageError) in
+            try validator.validate(fileAt: entry.path, head: Array(body.prefix(32 << 10)), size: Int64(body.count))
+        }
+        #expect(headed == outcome, "\(entry): kept head and file disagree")
         switch (outcome, Self.exceptions[entry.description]) {
         case (.success, let exception?):
             Issue.record("\(entry) was accepted; expected \(exception.reason) because it is \(exception.why)")

@@ -2,7 +2,14 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-/// Rejections of one validator, read from a file and from memory: both must agree.
+/// The heads a downloader may have kept of a body: none, a few bytes (the checks must go on in the
+/// file), and all of it.
+private func heads(of bytes: [UInt8]) -> [[UInt8]] {
+    [[], Array(bytes.prefix(20)), bytes]
+}
+
+/// Rejections of one validator, read from a file, from a file with each kept head, and from memory:
+/// all must agree (the file's and memory's are returned).
 private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> (file: ImageError?, memory: ImageError?) {
     let folder = try TemporaryFolder()
     let path = try folder.write(bytes, named: "body")
@@ -10,16 +17,24 @@ private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> 
     var memoryError: ImageError?
     do { _ = try validator.validate(fileAt: path) } catch { fileError = error }
     do { _ = try validator.validate(data: bytes) } catch { memoryError = error }
+    for head in heads(of: bytes) {
+        var headedError: ImageError?
+        do { _ = try validator.validate(fileAt: path, head: head, size: Int64(bytes.count)) } catch { headedError = error }
+        #expect(headedError == fileError, "head of \(head.count) bytes")
+    }
     return (fileError, memoryError)
 }
 
-/// Both paths accept and agree on what they found.
+/// Every path accepts and agrees on what it found.
 private func accepted(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> ImageInfo? {
     let folder = try TemporaryFolder()
     let path = try folder.write(bytes, named: "body")
     let fromFile = try validator.validate(fileAt: path)
     let fromMemory = try validator.validate(data: bytes)
     #expect(fromFile == fromMemory)
+    for head in heads(of: bytes) {
+        #expect(try validator.validate(fileAt: path, head: head, size: Int64(bytes.count)) == fromFile, "head of \(head.count) bytes")
+    }
     return fromFile
 }
 
