@@ -56,6 +56,13 @@ extension CacheIndex {
         }
     }
 
+    /// Whether the ledger has any row.
+    public func hasFailures() throws(CacheError) -> Bool {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT EXISTS(SELECT 1 FROM failures)", []) { $0.int(0) == 1 }.first ?? false
+        }
+    }
+
     /// Every ledger row, most recent error first.
     public func failures() throws(CacheError) -> [FailureRecord] {
         try withConnection { connection throws(CacheError) in

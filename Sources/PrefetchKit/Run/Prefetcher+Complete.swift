@@ -50,7 +50,7 @@ extension Prefetcher {
                 width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
                 etag: response.headers.etag, lastModified: response.headers.lastModified),
                 streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
-            try cache.index.removeFailure(forKey: item.key)
+            if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
             fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)
             return
@@ -67,6 +67,7 @@ extension Prefetcher {
         let failure = RunFailure(url: item.shownURL, set: set.name, reason: reason, httpStatus: status,
                                  attempts: attempts, message: message)
         if reason != "cache" {
+            ledgerInUse.store(true, ordering: .releasing)
             let previous = try? cache.index.failure(forKey: item.key)
             let record = FailureLedgerPolicy.record(url: item.shownURL, key: item.key, failure: failure,
                                                     permanent: permanent, previous: previous, now: Date())

@@ -24,7 +24,7 @@ extension Prefetcher {
             return
         }
         let entry = try cache.lookup(key: item.key)
-        let failure = entry == nil ? try cache.index.failure(forKey: item.key) : nil
+        let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
         if let entry, entry.modifiedAt >= started {
             tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }
             return

@@ -24,6 +24,10 @@ public final class Prefetcher: Sendable {
     let requests: [FetchRequest]
     let validators: [ImageValidator]
     let started = Date()
+    /// False while the failure ledger is known to be empty (it was at the start and this run has
+    /// recorded nothing), so a fresh URL costs no ledger lookup and a stored one no ledger delete.
+    /// Rows another process adds meanwhile are not seen: a URL it failed is then fetched once more.
+    let ledgerInUse = Atomic<Bool>(true)
     /// The signal that asked the run to stop, or 0.
     let stopSignal = Atomic<Int32>(0)
 
@@ -73,6 +77,7 @@ public final class Prefetcher: Sendable {
 
     /// Runs the whole plan; returns when every transfer has settled. Cache errors end the run early.
     public func run() throws(CacheError) -> RunOutcome {
+        ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
         var iterator = plan.makeIterator()
         var currentSet = -1
         var failure: CacheError?
