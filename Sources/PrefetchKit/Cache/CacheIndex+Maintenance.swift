@@ -138,15 +138,18 @@ extension CacheError {
 }
 
 extension CacheIndex {
-    /// Tunes this connection for a clean's many deletes: a 64 MiB page cache (the time and path indexes
-    /// stay in memory), a WAL checkpoint every 8,192 pages instead of 1,000, so hot pages (the totals,
-    /// index interiors) are copied back once per many batches rather than after each one, and statement
-    /// journals in memory (a delete that fires the totals triggers otherwise spills one to a temp file).
+    /// Tunes this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
+    /// index's pages stay in memory), a WAL checkpoint every 65,536 pages instead of 1,000, so pages
+    /// dirtied by many batches (the totals, index interiors, leaves hit again) are copied back and
+    /// synced once per many batches rather than after each one, and statement journals in memory (a
+    /// delete that fires the totals triggers otherwise spills one to a temp file). Measured on a
+    /// 1,000,000-row index (726,000 rows deleted, files absent so only the index counts): 132 s with
+    /// 64 MiB and 8,192 pages, 107 s with these.
     func prepareForBulkDeletes() throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.commit()
             try connection.database.execute(
-                "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 8192; PRAGMA temp_store = MEMORY")
+                "PRAGMA cache_size = -262144; PRAGMA wal_autocheckpoint = 65536; PRAGMA temp_store = MEMORY")
         }
     }
 }
