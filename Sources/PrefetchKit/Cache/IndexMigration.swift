@@ -2,18 +2,21 @@
 /// keeping its rows (a rebuild from the files would lose URLs, sets and the failure ledger).
 enum IndexMigration {
     /// Schema versions this code can migrate from.
-    static let migratable: Set<String> = ["1"]
+    static let migratable: Set<String> = ["1", "2"]
 
-    /// Version 1 -> 2: adds the `entry_totals` table and its triggers, fills it from the entries, and
-    /// the size index the largest-entries query uses. One transaction; a concurrent opener that
-    /// migrated first is noticed inside it.
+    /// In one transaction (a concurrent opener that migrated first is noticed inside it):
+    /// - 1 -> 2: the `entry_totals` table and its triggers, filled from the entries, and the size index
+    ///   the largest-entries query uses;
+    /// - 2 -> 3: the entries table rebuilt without the unique index on `cache_key` (rows and ids kept;
+    ///   its other indexes and triggers made again).
     static func migrate(_ database: IndexDatabase) throws(CacheError) {
         try database.execute("BEGIN IMMEDIATE")
         do throws(CacheError) {
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             if let version, migratable.contains(version) {
+                try rebuildEntries(database)
                 try database.execute(IndexSchema.create)
-                try database.execute(IndexTotals.backfill)
+                if version == "1" { try database.execute(IndexTotals.backfill) }
                 try database.execute(
                     "UPDATE meta SET value = '\(IndexConnection.schemaVersion)' WHERE key = 'schema_version'")
             }
@@ -22,5 +25,18 @@ enum IndexMigration {
             try? database.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Copies the entries into a table of the current definition and puts it in the old one's place;
+    /// dropping the old table drops its indexes and triggers, which `IndexSchema.create` makes again.
+    private static func rebuildEntries(_ database: IndexDatabase) throws(CacheError) {
+        let columns = "id, " + IndexSchema.entryColumns
+        try database.execute("""
+            DROP TABLE IF EXISTS entries_rebuilt;
+            \(IndexSchema.entriesTable(named: "entries_rebuilt"));
+            INSERT INTO entries_rebuilt(\(columns)) SELECT \(columns) FROM entries;
+            DROP TABLE entries;
+            ALTER TABLE entries_rebuilt RENAME TO entries;
+            """)
     }
 }

@@ -6,24 +6,7 @@ enum IndexSchema {
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
         );
-        CREATE TABLE IF NOT EXISTS entries (
-            id INTEGER PRIMARY KEY,
-            url TEXT,
-            cache_key TEXT UNIQUE,
-            set_name TEXT,
-            relative_path TEXT NOT NULL UNIQUE,
-            byte_size INTEGER NOT NULL,
-            format TEXT,
-            width INTEGER,
-            height INTEGER,
-            etag TEXT,
-            last_modified TEXT,
-            checksum TEXT,
-            fetched_at REAL NOT NULL,
-            modified_at REAL NOT NULL,
-            accessed_at REAL NOT NULL,
-            validated_at REAL
-        );
+        \(entriesTable(named: "entries"));
         CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
         CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
         CREATE INDEX IF NOT EXISTS entries_modified_at ON entries(modified_at);
@@ -45,6 +28,32 @@ enum IndexSchema {
             totals TEXT NOT NULL
         );
         """ + IndexTotals.create
+
+    /// The entries table. The relative path is the identity; the cache key has no index of its own
+    /// (nothing looks an entry up by key, and the path is a function of the key): schema 2 had one,
+    /// which cost every store and every removal a random B-tree page more.
+    static func entriesTable(named name: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            id INTEGER PRIMARY KEY,
+            url TEXT,
+            cache_key TEXT,
+            set_name TEXT,
+            relative_path TEXT NOT NULL UNIQUE,
+            byte_size INTEGER NOT NULL,
+            format TEXT,
+            width INTEGER,
+            height INTEGER,
+            etag TEXT,
+            last_modified TEXT,
+            checksum TEXT,
+            fetched_at REAL NOT NULL,
+            modified_at REAL NOT NULL,
+            accessed_at REAL NOT NULL,
+            validated_at REAL
+        )
+        """
+    }
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """

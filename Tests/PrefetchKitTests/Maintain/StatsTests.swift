@@ -149,11 +149,61 @@ import Testing
 
             // Then its rows are kept and the totals filled in
             #expect(!cache.rebuiltIndex)
-            #expect(try cache.index.meta("schema_version") == "2")
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
             let stats = try CacheStats.collect(from: cache)
             #expect(stats.entries == 12)
             #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
             #expect(stats.bySet.map(\.name) == ["main"])
+        }
+    }
+
+    @Test func aVersionTwoIndexLosesItsKeyIndexAndKeepsItsRows() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 2 wrote it: a unique index on cache_key
+            var before: [String: Int64] = [:]
+            do {
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                let keys = try fillCache(cache, count: 12)
+                for key in keys { before[key] = try #require(try cache.lookup(key: key)).size }
+                let old = IndexSchema.entriesTable(named: "entries_old")
+                    .replacingOccurrences(of: "cache_key TEXT,", with: "cache_key TEXT UNIQUE,")
+                let columns = "id, " + IndexSchema.entryColumns
+                try cache.index.withConnection { connection throws(CacheError) in
+                    try connection.commit()
+                    try connection.database.execute("""
+                        \(old); INSERT INTO entries_old(\(columns)) SELECT \(columns) FROM entries;
+                        DROP TABLE entries; ALTER TABLE entries_old RENAME TO entries;
+                        \(IndexSchema.create)
+                        UPDATE meta SET value = '2' WHERE key = 'schema_version';
+                        """)
+                }
+                #expect(try uniqueIndexes(cache) == 2)
+            }
+
+            // When it is opened again
+            let cache = try DiskCache.open(at: folder, layout: .native)
+
+            // Then only the path keeps a unique index, and every row, total and lookup is as it was
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            #expect(try uniqueIndexes(cache) == 1)
+            for (key, size) in before { #expect(try cache.lookup(key: key)?.size == size) }
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.entries == 12)
+            #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+            // The triggers came back with the table: a new entry is counted.
+            try cache.store(data: Data("GIF89a-new".utf8), as: NewEntry(url: "https://x.example/n.gif", key: "https://x.example/n.gif"))
+            try cache.flush()
+            #expect(try CacheStats.collect(from: cache).entries == 13)
+        }
+    }
+
+    /// The automatic (constraint) indexes of the entries table.
+    private func uniqueIndexes(_ cache: DiskCache) throws -> Int {
+        try cache.index.withConnection { connection throws(CacheError) in
+            try connection.query(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND name LIKE 'sqlite_autoindex_%'",
+                []) { $0.int(0) ?? 0 }.first ?? 0
         }
     }
 
