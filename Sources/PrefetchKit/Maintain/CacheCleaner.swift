@@ -40,7 +40,7 @@ public struct CacheCleaner: Sendable {
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem,
-                             remover: FileRemoval(threads: policy.unlinkThreads))
+                             remover: FileRemoval(threads: policy.unlinkThreads), batchLimit: policy.batchFiles)
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {
             try pass.expire(into: &report)

@@ -14,48 +14,55 @@ extension CleanPass {
 
     var journalPath: String { cache.tempFolder + "/" + Self.journalName }
 
-    /// Removes `candidates` in order while the batch's time and `budget` (bytes to free) last, each only
-    /// if `isStillDue(selected, current)` holds for its row as committed now. Returns how many candidates
-    /// are settled, the next batch starting after them; 0 only when it removed some (never none).
+    /// Removes `candidates` in order, at most `batchLimit` of them and until `budget` (bytes to free)
+    /// is met, each only if `isStillDue(selected, current)` holds for its row as committed now. Returns
+    /// how many candidates are settled, the next batch starting after them; never 0.
+    ///
+    /// The rows are deleted while the files are unlinked (both inside the write transaction, after the
+    /// journal names them). `batchLimit` adapts so that a batch holds the index's write lock for about
+    /// `policy.batchTime`: halved after a slower batch, doubled (up to `policy.batchFiles`) after a
+    /// batch that took less than half of it.
     mutating func removeBatch(
         _ candidates: [IndexedEntry], as kind: CleanItem.Kind, budget: Int64?, tally: inout CleanTally,
         isStillDue: (CacheEntry, CacheEntry) -> Bool
     ) throws(MaintenanceError) -> Int {
         var removed: [CacheEntry] = []
+        let started = Date()
+        let limit = batchLimit
         let processed = try retryingBusy { () throws(CacheError) -> Int in
             removed.removeAll()
-            let started = Date()
             return try cache.index.inWriteTransaction { transaction throws(CacheError) -> Int in
                 let current = try transaction.entries(ids: candidates.map(\.id))
-                // Still due, each with its position among the candidates.
-                var due: [(position: Int, id: Int64, row: CacheEntry)] = []
+                var due: [(id: Int64, row: CacheEntry)] = []
                 var processed = 0
                 var freed: Int64 = 0
-                for (position, candidate) in candidates.enumerated() {
+                for candidate in candidates {
                     if let budget, freed >= budget { break }
-                    processed = position + 1
+                    if due.count >= limit { break }
+                    processed += 1
                     guard let row = current[candidate.id], row.relativePath == candidate.entry.relativePath,
                         isStillDue(candidate.entry, row)
                     else { continue }
-                    due.append((position, candidate.id, row))
+                    due.append((candidate.id, row))
                     freed += row.size
                 }
                 guard !due.isEmpty else { return processed }
                 try writeJournal(due.map(\.row.relativePath))
-                let gone = try remover.unlink(due.map(\.row.path), deadline: started.addingTimeInterval(policy.batchTime))
-                if gone.count < due.count {
-                    // Out of time: the candidates from the first one left (`gone` is sorted) are the next batch's.
-                    let left = zip(gone, due.indices).first { $0 != $1 }?.1 ?? gone.count
-                    processed = due[left].position
+                try remover.unlink(due.map(\.row.path)) { () throws(CacheError) in
+                    try transaction.deleteEntries(ids: due.map(\.id))
                 }
-                let unlinked = gone.map { due[$0].id }
-                removed = gone.map { due[$0].row }
-                try transaction.deleteEntries(ids: unlinked)
+                removed = due.map(\.row)
                 return processed
             }
         }
         if !removed.isEmpty { removeJournal() }
         for row in removed { tally.add(note(kind, row)) }
+        let elapsed = Date().timeIntervalSince(started)
+        if elapsed > policy.batchTime {
+            batchLimit = max(1, batchLimit / 2)
+        } else if elapsed < policy.batchTime / 2 {
+            batchLimit = min(policy.batchFiles, batchLimit * 2)
+        }
         return processed
     }
 

@@ -8,6 +8,8 @@ struct CleanPass {
     let onItem: (CleanItem) -> Void
     /// The threads that unlink each batch's files.
     let remover: FileRemoval
+    /// The most files the next batch removes (see `removeBatch`).
+    var batchLimit: Int
 
     var cache: DiskCache { cleaner.cache }
     var policy: CleanPolicy { cleaner.policy }

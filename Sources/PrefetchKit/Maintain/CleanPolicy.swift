@@ -18,8 +18,8 @@ public struct CleanPolicy: Sendable, Equatable {
     /// At most this many files per write transaction (nginx's cache manager takes 100; 1,000 shares
     /// each commit's index-page writes over more files)...
     public var batchFiles: Int
-    /// ...or this long per batch (nginx: 200 ms), whichever comes first, so a concurrent run waits at
-    /// most about that for the index.
+    /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch
+    /// and grows back after a quick one, so a concurrent run waits about that long for the index.
     public var batchTime: TimeInterval
     /// Threads unlinking a batch's files: 4 (on a disk mounted with `discard` an unlink waits on the
     /// device; four in flight took 40 % of the time of one after the other, more hardly less; see

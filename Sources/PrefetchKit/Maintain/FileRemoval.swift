@@ -16,44 +16,33 @@ final class FileRemoval: Sendable {
         pool = WorkerPool(name: "prefetchd.unlink", width: width)
     }
 
-    /// Files per step: a step is path-sorted and shared out, and always finished; the deadline is
-    /// checked between steps (256 files take about 20 ms).
+    /// Files per step: a step is path-sorted and shared out in contiguous runs.
     static let stepFiles = 256
 
-    /// Unlinks `paths` in steps of `stepFiles`, in the given order (a trim's least recently used
-    /// first), until `deadline` (the first step always runs); returns the indexes of the paths now
-    /// gone, removed here or absent already, ascending: a prefix of `paths`, unless an unlink failed,
-    /// which is thrown (the first failure other than "not there"). Within a step the paths are
-    /// sorted and each thread takes one contiguous run, so it walks its folders in order.
-    func unlink(_ paths: [String], deadline: Date) throws(CacheError) -> [Int] {
-        let outcome = Mutex<(gone: [Int], failure: CacheError?)>(([], nil))
+    /// Unlinks every one of `paths` (one already absent counts as removed) on the removal threads while
+    /// `work` runs on the calling thread, so a clean's index deletes and its unlinks overlap; returns
+    /// when both are done. The steps start in the given order (a trim's least recently used first);
+    /// within a step the paths are sorted and each thread takes one contiguous run, so it walks its
+    /// folders in order. Throws `work`'s error, else the first unlink failure other than "not there".
+    func unlink(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) {
+        let failure = Mutex<CacheError?>(nil)
         for stepStart in stride(from: 0, to: paths.count, by: Self.stepFiles) {
-            if stepStart > 0 && Date() >= deadline { break }
-            let step = (stepStart..<min(stepStart + Self.stepFiles, paths.count)).sorted { paths[$0] < paths[$1] }
+            let step = paths[stepStart..<min(stepStart + Self.stepFiles, paths.count)].sorted()
             let shares = min(width, step.count)
             for share in 0..<shares {
                 let run = step[(share * step.count / shares)..<((share + 1) * step.count / shares)]
                 pool.submit {
-                    var gone: [Int] = []
-                    var failure: CacheError?
-                    for index in run {
-                        guard Glibc.unlink(paths[index]) == 0 || errno == ENOENT else {
-                            failure = .fromErrno("remove", paths[index])
-                            break
-                        }
-                        gone.append(index)
-                    }
-                    outcome.withLock { outcome in
-                        outcome.gone += gone
-                        outcome.failure = outcome.failure ?? failure
+                    for path in run where Glibc.unlink(path) != 0 && errno != ENOENT {
+                        let error = CacheError.fromErrno("remove", path)
+                        failure.withLock { $0 = $0 ?? error }
+                        return
                     }
                 }
             }
-            pool.waitUntilIdle()
-            if outcome.withLock({ $0.failure != nil }) { break }
         }
-        let (gone, failure) = outcome.withLock { $0 }
-        if let failure { throw failure }
-        return gone.sorted()
+        let workResult = Result { () throws(CacheError) in try work() }
+        pool.waitUntilIdle()
+        try workResult.get()
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }
