@@ -85,7 +85,7 @@ public final class DiskCache: Sendable {
     }
 
     /// A fresh path in `<cache>/tmp/` (the name a named temp file gets); nothing is created.
-    public func makeTempPath() -> String {
+    func makeTempPath() -> String {
         let counter = tempCounter.wrappingAdd(1, ordering: .relaxed).newValue
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
         return "\(tempFolder)/\(getpid())-\(counter)-\(random)\(TempFile.suffix)"

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// The body streams into `destination`, a temporary file path the caller chose (its folder must exist).
 /// After the result arrives the file exists only when the outcome is success of kind `.ok`; on every
-/// other outcome (failure, `.notModified`, cancellation) the engine has removed it.
+/// other outcome (failure, `.notModified`, cancellation) the engine has removed it. A path that names
+/// an open file rather than a directory entry (`/proc/self/fd/N`, an unnamed file the caller holds)
+/// is written the same way; there is nothing to remove then, and the caller drops the file itself.
 public struct FetchRequest: Sendable {
     /// The URL to fetch; only `http` and `https` are allowed, for it and every redirect.
     public var url: String

@@ -2,7 +2,7 @@ import Foundation
 
 /// Removing entries: one short write transaction per batch, files unlinked under the index's write lock.
 ///
-/// Every store renames a body into place and writes its row while holding that lock
+/// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
 /// re-reads its candidates' rows, keeps those still due, writes their paths to the journal, unlinks the
