@@ -53,7 +53,9 @@ extension CacheIndex {
 
     func deleteEntry(relativePath: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
-            try connection.write("DELETE FROM entries WHERE relative_path = ?", [.text(relativePath)])
+            try connection.writing { () throws(CacheError) in
+                try connection.deleteEntries(where: "relative_path = ?", [.text(relativePath)])
+            }
         }
     }
 

@@ -1,9 +1,39 @@
 import Foundation
 
-/// An entry row with its row id, which keyset cursors and conditional deletes need.
+/// An entry row with its row id, which conditional deletes need.
 struct IndexedEntry: Sendable {
     var id: Int64
     var entry: CacheEntry
+}
+
+/// A row a clean may remove: what removing and reporting it takes, and where its walk goes on from.
+struct RemovalCandidate: Sendable {
+    var id: Int64
+    var relativePath: String
+    var size: Int64
+    /// The row's time by the clock its walk follows.
+    var date: Date
+}
+
+/// A walk over the entries by one clock, oldest first, in batches: each batch starts after the last
+/// row of the one before (`cursor`).
+struct RemovalWalk {
+    var clock: ExpiryClock
+    /// Only rows older than this by `clock`, when given.
+    var before: Date?
+    /// Rows older than `cutoff` by `clock` skipped (a dry run's trim, past what its expiry would take).
+    var excluding: (clock: ExpiryClock, cutoff: Date)?
+    var cursor: (date: Date, id: Int64)?
+
+    init(by clock: ExpiryClock, before: Date? = nil, excluding: (clock: ExpiryClock, cutoff: Date)? = nil) {
+        self.clock = clock
+        self.before = before
+        self.excluding = excluding
+    }
+
+    mutating func advance(past candidate: RemovalCandidate) {
+        cursor = (candidate.date, candidate.id)
+    }
 }
 
 /// The queries `clean` runs: sorted walks over the time indexes, short write transactions, and the
@@ -17,35 +47,9 @@ extension CacheIndex {
         }
     }
 
-    /// Up to `limit` entries ordered by `clock` (then id) strictly after `cursor`, all older than `before`
-    /// when given, skipping those `excluding` names (older than its cutoff by its clock).
-    func entries(
-        by clock: ExpiryClock, after cursor: (date: Date, id: Int64)?, before: Date?,
-        excluding: (clock: ExpiryClock, cutoff: Date)?, limit: Int
-    ) throws(CacheError) -> [IndexedEntry] {
-        let column = Self.column(for: clock)
-        var conditions: [String] = []
-        var values: [IndexValue] = []
-        if let cursor {
-            conditions.append("\(column) >= ? AND (\(column) > ? OR id > ?)")
-            values += [.date(cursor.date), .date(cursor.date), .integer(cursor.id)]
-        }
-        if let before {
-            conditions.append("\(column) < ?")
-            values.append(.date(before))
-        }
-        if let excluding {
-            conditions.append("\(Self.column(for: excluding.clock)) >= ?")
-            values.append(.date(excluding.cutoff))
-        }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let root = root
-        return try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns), id FROM entries \(filter) ORDER BY \(column), id LIMIT ?",
-                values + [.int(limit)]
-            ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }
-        }
+    /// The next `limit` rows of `walk` as committed now (a dry run's listing).
+    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
+        try withConnection { connection throws(CacheError) in try connection.candidates(of: walk, limit: limit) }
     }
 
     /// Entries whose relative path starts with `prefix` (one fan-out folder or name prefix), by range on
@@ -60,7 +64,7 @@ extension CacheIndex {
         }
     }
 
-    /// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
+/// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
     /// and commits (or rolls back when it throws). Other processes wait for the index while it runs,
     /// so `body` must be short.
     func inWriteTransaction<Result: Sendable>(
@@ -102,25 +106,20 @@ struct MaintenanceTransaction {
         ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
-    /// The rows `ids` as committed now, by id; a gone row is absent.
-    func entries(ids: [Int64]) throws(CacheError) -> [Int64: CacheEntry] {
-        let root = root
-        let rows = try connection.query(
-            "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE id IN (SELECT value FROM json_each(?))",
-            [.text(Self.jsonList(ids))]
-        ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }
-        return Dictionary(rows.map { ($0.id, $0.entry) }, uniquingKeysWith: { first, _ in first })
+    /// The next `limit` rows of `walk` as committed now; inside the transaction nothing changes them
+    /// before it ends.
+    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
+        try connection.candidates(of: walk, limit: limit)
     }
 
     func deleteEntry(id: Int64) throws(CacheError) {
-        try connection.statement("DELETE FROM entries WHERE id = ?").run([.integer(id)])
+        try connection.deleteEntries(where: "id = ?", [.integer(id)])
     }
 
-    /// Deletes the rows `ids` in one statement (one pass over each index, one statement journal).
+    /// Deletes the rows `ids` in one statement (one pass over each index).
     func deleteEntries(ids: [Int64]) throws(CacheError) {
         guard !ids.isEmpty else { return }
-        try connection.statement("DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))")
-            .run([.text(Self.jsonList(ids))])
+        try connection.deleteEntries(where: "id IN (SELECT value FROM json_each(?))", [.text(Self.jsonList(ids))])
     }
 
     /// `[1,2,3]`: a list of ids bound as one parameter and read back by `json_each`.
@@ -137,19 +136,53 @@ extension CacheError {
     }
 }
 
+extension IndexConnection {
+    /// Up to `limit` rows ordered by the walk's clock (then id) strictly after its cursor, older than its
+    /// `before` when given, skipping those its `excluding` names.
+    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
+        let column = CacheIndex.column(for: walk.clock)
+        var conditions: [String] = []
+        var values: [IndexValue] = []
+        if let cursor = walk.cursor {
+            conditions.append("\(column) >= ? AND (\(column) > ? OR id > ?)")
+            values += [.date(cursor.date), .date(cursor.date), .integer(cursor.id)]
+        }
+        if let before = walk.before {
+            conditions.append("\(column) < ?")
+            values.append(.date(before))
+        }
+        if let excluding = walk.excluding {
+            conditions.append("\(CacheIndex.column(for: excluding.clock)) >= ?")
+            values.append(.date(excluding.cutoff))
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try query(
+            "SELECT id, relative_path, byte_size, \(column) FROM entries \(filter) ORDER BY \(column), id LIMIT ?",
+            values + [.int(limit)]
+        ) { row in
+            RemovalCandidate(id: row.int64(0), relativePath: row.text(1) ?? "", size: row.int64(2), date: row.date(3) ?? .distantPast)
+        }
+    }
+}
+
 extension CacheIndex {
-    /// Tunes this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
-    /// index's pages stay in memory), a WAL checkpoint every 65,536 pages instead of 1,000, so pages
-    /// dirtied by many batches (the totals, index interiors, leaves hit again) are copied back and
-    /// synced once per many batches rather than after each one, and statement journals in memory (a
-    /// delete that fires the totals triggers otherwise spills one to a temp file). Measured on a
-    /// 1,000,000-row index (726,000 rows deleted, files absent so only the index counts): 132 s with
-    /// 64 MiB and 8,192 pages, 107 s with these.
-    func prepareForBulkDeletes() throws(CacheError) {
+    /// Readies this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
+    /// index's pages stay in memory), statement journals in memory, and its WAL checkpoints handed to
+    /// an `IndexCheckpointer` that copies every 65,536 pages beside the clean instead of inside its
+    /// commits. Measured on a 1,000,000-row index (726,000 rows deleted, files absent so only the
+    /// index counts): 132 s with a 64 MiB cache and checkpoints every 8,192 pages in the commits,
+    /// 107 s with 256 MiB and 65,536 pages in the commits. `endBulkDeletes` hands the checkpoints back.
+    func beginBulkDeletes() throws(CacheError) -> IndexCheckpointer {
+        let checkpointer = try IndexCheckpointer(path: path, pages: 65_536)
         try withConnection { connection throws(CacheError) in
             try connection.commit()
-            try connection.database.execute(
-                "PRAGMA cache_size = -262144; PRAGMA wal_autocheckpoint = 65536; PRAGMA temp_store = MEMORY")
+            try connection.database.execute("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY")
+            checkpointer.watch(connection.database)
         }
+        return checkpointer
+    }
+
+    func endBulkDeletes(_ checkpointer: IndexCheckpointer) {
+        try? withConnection { connection throws(CacheError) in checkpointer.finish(connection.database) }
     }
 }

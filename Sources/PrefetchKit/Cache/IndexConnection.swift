@@ -4,7 +4,7 @@ import Foundation
 /// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s Mutex.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
-    static let schemaVersion = "3"
+    static let schemaVersion = "4"
 
     let database: IndexDatabase
     private var statements: [String: IndexStatement] = [:]
@@ -37,8 +37,13 @@ final class IndexConnection {
 
     /// Runs a write inside the current batch transaction and commits the batch when it is due.
     func write(_ sql: String, _ values: [IndexValue]) throws(CacheError) {
+        try writing { () throws(CacheError) in try statement(sql).run(values) }
+    }
+
+    /// Runs `body`, one write, inside the current batch transaction and commits the batch when it is due.
+    func writing(_ body: () throws(CacheError) -> Void) throws(CacheError) {
         try beginIfNeeded()
-        try statement(sql).run(values)
+        try body()
         writesInBatch += 1
         try commitIfDue()
     }

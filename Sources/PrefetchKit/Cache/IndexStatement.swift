@@ -96,6 +96,15 @@ final class IndexStatement {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// The column as whatever type it holds.
+    func value(_ column: Int32) -> IndexValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer(int64(column))
+        case SQLITE_FLOAT: .real(double(column))
+        default: .text(text(column))
+        }
+    }
+
     func int(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
 
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
@@ -110,7 +119,7 @@ final class IndexStatement {
 }
 
 /// A value bound to a statement parameter; nil optionals become `.text(nil)`.
-enum IndexValue {
+enum IndexValue: Hashable {
     case text(String?)
     case integer(Int64?)
     case real(Double?)

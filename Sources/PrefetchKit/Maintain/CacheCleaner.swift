@@ -36,7 +36,8 @@ public struct CacheCleaner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
-        if !dryRun { try wrap { () throws(CacheError) in try cache.index.prepareForBulkDeletes() } }
+        let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
+        defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem,

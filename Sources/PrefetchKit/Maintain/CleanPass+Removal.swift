@@ -5,65 +5,49 @@ import Foundation
 /// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
-/// re-reads its candidates' rows, keeps those still due, writes their paths to the journal, unlinks the
-/// files, deletes the rows in one statement and commits; then the journal goes. A clean killed after
-/// writing the journal leaves rows whose files may be gone: the next clean drops exactly those.
+/// picks its rows inside the transaction, writes their paths to the journal, unlinks the files, deletes
+/// the rows in one statement and commits; then the journal goes. A clean killed after writing the
+/// journal leaves rows whose files may be gone: the next clean drops exactly those.
 extension CleanPass {
     /// The journal of the batch being removed, in `tmp/`: one relative path a line.
     static let journalName = "clean-removing.journal"
 
     var journalPath: String { cache.tempFolder + "/" + Self.journalName }
 
-    /// Removes `candidates` in order, at most `batchLimit` of them and until `budget` (bytes to free)
-    /// is met, each only if `isStillDue(selected, current)` holds for its row as committed now. Returns
-    /// how many candidates are settled, the next batch starting after them; never 0.
+    /// Removes the next rows of `walk`, at most `batchLimit` of them and until `budget` (bytes to free)
+    /// is met; returns the last removed, or nil when the walk is done.
     ///
-    /// The rows are deleted while the files are unlinked (both inside the write transaction, after the
-    /// journal names them). `batchLimit` adapts so that a batch holds the index's write lock for about
-    /// `policy.batchTime`: halved after a slower batch, doubled (up to `policy.batchFiles`) after a
-    /// batch that took less than half of it.
+    /// The rows are picked inside the write transaction (so they are as committed, and stay so until it
+    /// ends), and deleted while the files are unlinked (after the journal names them). `batchLimit`
+    /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
+    /// slower batch, doubled (up to `policy.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
-        _ candidates: [IndexedEntry], as kind: CleanItem.Kind, budget: Int64?, tally: inout CleanTally,
-        isStillDue: (CacheEntry, CacheEntry) -> Bool
-    ) throws(MaintenanceError) -> Int {
-        var removed: [CacheEntry] = []
+        of walk: RemovalWalk, budget: Int64?, as kind: CleanItem.Kind, tally: inout CleanTally
+    ) throws(MaintenanceError) -> RemovalCandidate? {
         let started = Date()
         let limit = batchLimit
-        let processed = try retryingBusy { () throws(CacheError) -> Int in
-            removed.removeAll()
-            return try cache.index.inWriteTransaction { transaction throws(CacheError) -> Int in
-                let current = try transaction.entries(ids: candidates.map(\.id))
-                var due: [(id: Int64, row: CacheEntry)] = []
-                var processed = 0
-                var freed: Int64 = 0
-                for candidate in candidates {
-                    if let budget, freed >= budget { break }
-                    if due.count >= limit { break }
-                    processed += 1
-                    guard let row = current[candidate.id], row.relativePath == candidate.entry.relativePath,
-                        isStillDue(candidate.entry, row)
-                    else { continue }
-                    due.append((candidate.id, row))
-                    freed += row.size
-                }
-                guard !due.isEmpty else { return processed }
-                try writeJournal(due.map(\.row.relativePath))
-                try remover.unlink(due.map(\.row.path)) { () throws(CacheError) in
+        let root = cache.root
+        let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
+            try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
+                let due = Array(Self.prefix(of: try transaction.candidates(of: walk, limit: limit), freeing: budget))
+                guard !due.isEmpty else { return [] }
+                try writeJournal(due.map(\.relativePath))
+                try remover.unlink(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
                     try transaction.deleteEntries(ids: due.map(\.id))
                 }
-                removed = due.map(\.row)
-                return processed
+                return due
             }
         }
-        if !removed.isEmpty { removeJournal() }
-        for row in removed { tally.add(note(kind, row)) }
+        guard let last = removed.last else { return nil }
+        removeJournal()
+        for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         let elapsed = Date().timeIntervalSince(started)
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
         } else if elapsed < policy.batchTime / 2 {
             batchLimit = min(policy.batchFiles, batchLimit * 2)
         }
-        return processed
+        return last
     }
 
     /// Finishes the removals a killed clean left half done: each entry its journal names whose file is
@@ -96,8 +80,7 @@ extension CleanPass {
             }
         }
         for entry in dropped {
-            report.missingFiles.add(entry.size)
-            onItem(CleanItem(kind: .abandonedRemoval, relativePath: entry.relativePath, bytes: entry.size))
+            report.missingFiles.add(note(.abandonedRemoval, relativePath: entry.relativePath, bytes: entry.size))
         }
         if !dryRun { removeJournal() }
     }

@@ -111,7 +111,7 @@ extension CleanPass {
                 }
             }
         }
-        for entry in dropped { report.missingFiles.add(note(.missingFile, entry)) }
+        for entry in dropped { report.missingFiles.add(note(.missingFile, relativePath: entry.relativePath, bytes: entry.size)) }
     }
 
     private func size(of relativePath: String) -> Int64 {

@@ -18,26 +18,12 @@ struct CleanPass {
 
     /// Step 1: remove entries older than max_age by expire_by, oldest first.
     mutating func expire(into report: inout CleanReport) throws(MaintenanceError) {
-        let clock = policy.expireBy
-        let cutoff = cutoff
-        var cursor: (date: Date, id: Int64)?
-        while true {
-            let candidates = try wrap { () throws(CacheError) in
-                try cache.index.entries(by: clock, after: cursor, before: cutoff, excluding: nil, limit: policy.batchFiles)
-            }
-            guard !candidates.isEmpty else { return }
-            let processed: Int
-            if dryRun {
-                candidates.forEach { report.expired.add(note(.expired, $0.entry)) }
-                processed = candidates.count
-            } else {
-                processed = try removeBatch(candidates, as: .expired, budget: nil, tally: &report.expired) { _, row in
-                    row.date(by: clock) < cutoff
-                }
-            }
-            if processed > 0 {
-                let last = candidates[processed - 1]
-                cursor = (last.entry.date(by: clock), last.id)
+        var walk = RemovalWalk(by: policy.expireBy, before: cutoff)
+        if dryRun {
+            while let last = try listBatch(of: walk, as: .expired, tally: &report.expired) { walk.advance(past: last) }
+        } else {
+            while let last = try removeBatch(of: walk, budget: nil, as: .expired, tally: &report.expired) {
+                walk.advance(past: last)
             }
         }
     }
@@ -48,37 +34,44 @@ struct CleanPass {
         guard total > policy.maxSize else { return }
         let target = policy.lowWaterMark
         // A dry run removed nothing, so it must skip what the expire step would have taken.
-        let excluding = dryRun && policy.maxAge > 0 ? (clock: policy.expireBy, cutoff: cutoff) : nil
-        var cursor: (date: Date, id: Int64)?
+        var walk = RemovalWalk(by: .access, excluding: dryRun && policy.maxAge > 0 ? (policy.expireBy, cutoff) : nil)
         while total > target {
-            let candidates = try wrap { () throws(CacheError) in
-                try cache.index.entries(by: .access, after: cursor, before: nil, excluding: excluding, limit: policy.batchFiles)
-            }
-            guard !candidates.isEmpty else { return }
-            var processed = 0
-            if dryRun {
-                for candidate in candidates where total > target {
-                    report.trimmed.add(note(.trimmed, candidate.entry))
-                    total -= candidate.entry.size
-                    processed += 1
-                }
-            } else {
-                let before = report.trimmed.bytes
-                processed = try removeBatch(candidates, as: .trimmed, budget: total - target, tally: &report.trimmed) {
-                    selected, row in row.accessedAt == selected.accessedAt && row.modifiedAt == selected.modifiedAt
-                }
-                total -= report.trimmed.bytes - before
-            }
-            if processed > 0 {
-                let last = candidates[processed - 1]
-                cursor = (last.entry.accessedAt, last.id)
-            }
+            let before = report.trimmed.bytes
+            let last = dryRun
+                ? try listBatch(of: walk, budget: total - target, as: .trimmed, tally: &report.trimmed)
+                : try removeBatch(of: walk, budget: total - target, as: .trimmed, tally: &report.trimmed)
+            guard let last else { return }
+            total -= report.trimmed.bytes - before
+            walk.advance(past: last)
         }
     }
 
+    /// A dry run's batch: tells of the next rows of `walk` (until `budget` bytes when given) as if they
+    /// were removed; returns the last, or nil when the walk is done.
+    private func listBatch(
+        of walk: RemovalWalk, budget: Int64? = nil, as kind: CleanItem.Kind, tally: inout CleanTally
+    ) throws(MaintenanceError) -> RemovalCandidate? {
+        let candidates = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: policy.batchFiles) }
+        let listed = Self.prefix(of: candidates, freeing: budget)
+        for candidate in listed { tally.add(note(kind, relativePath: candidate.relativePath, bytes: candidate.size)) }
+        return listed.last
+    }
+
+    /// The leading candidates that free `budget` bytes (the last one reaching it included); all when nil.
+    static func prefix(of candidates: [RemovalCandidate], freeing budget: Int64?) -> ArraySlice<RemovalCandidate> {
+        guard let budget else { return candidates[...] }
+        var freed: Int64 = 0
+        var count = 0
+        while count < candidates.count && freed < budget {
+            freed += candidates[count].size
+            count += 1
+        }
+        return candidates[..<count]
+    }
+
     /// Tells `onItem` about an entry and returns its size.
-    func note(_ kind: CleanItem.Kind, _ entry: CacheEntry) -> Int64 {
-        onItem(CleanItem(kind: kind, relativePath: entry.relativePath, bytes: entry.size))
-        return entry.size
+    func note(_ kind: CleanItem.Kind, relativePath: String, bytes: Int64) -> Int64 {
+        onItem(CleanItem(kind: kind, relativePath: relativePath, bytes: bytes))
+        return bytes
     }
 }

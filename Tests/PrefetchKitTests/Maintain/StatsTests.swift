@@ -137,8 +137,7 @@ import Testing
                 try cache.index.withConnection { connection throws(CacheError) in
                     try connection.commit()
                     try connection.database.execute("""
-                        DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_delete;
-                        DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
+                        DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
                         UPDATE meta SET value = '1' WHERE key = 'schema_version';
                         """)
                 }
@@ -199,6 +198,43 @@ import Testing
     }
 
     /// The automatic (constraint) indexes of the entries table.
+    @Test func aVersionThreeIndexLosesItsDeleteTriggerAndCountsADeleteOnce() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 3 wrote it: totals also kept by a delete trigger
+            var keys: [String] = []
+            do {
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                keys = try fillCache(cache, count: 12)
+                try cache.index.withConnection { connection throws(CacheError) in
+                    try connection.commit()
+                    try connection.database.execute("""
+                        CREATE TRIGGER entries_totals_delete AFTER DELETE ON entries BEGIN
+                            INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES ('all', '', -1, -old.byte_size)
+                            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes;
+                        END;
+                        UPDATE meta SET value = '3' WHERE key = 'schema_version';
+                        """)
+                }
+            }
+
+            // When it is opened again and an entry is removed
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            try cache.remove(key: keys[0])
+            try cache.flush()
+
+            // Then the trigger is gone and the removal is taken off the totals once
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            let triggers = try cache.index.withConnection { connection throws(CacheError) in
+                try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name", []) { $0.text(0) ?? "" }
+            }
+            #expect(triggers == ["entries_totals_insert", "entries_totals_update"])
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.entries == 11)
+            #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+        }
+    }
+
     private func uniqueIndexes(_ cache: DiskCache) throws -> Int {
         try cache.index.withConnection { connection throws(CacheError) in
             try connection.query(
