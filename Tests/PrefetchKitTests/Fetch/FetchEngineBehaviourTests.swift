@@ -135,8 +135,14 @@ struct FetchEngineBehaviourTests {
     @Test func cancelAllAbortsTransfersAndRemovesTheirFiles() async throws {
         let harness = try FetchHarness(concurrency: 2)
         defer { harness.close() }
-        var requests = [harness.request("/huge"), harness.request("/hang"), harness.request("/hang")]
-        requests[0].maxBytes = 100_000_000_000
+        // Three endless trickles (two in flight, one waiting): none ends on its own before the cancel,
+        // however long a busy test run keeps this task from running (a stalled /hang would be aborted
+        // by the low-speed limit after 10 s, and /huge by a short timeout, taking its file with it).
+        var requests = [harness.request("/huge"), harness.request("/huge"), harness.request("/huge")]
+        for index in requests.indices {
+            requests[index].maxBytes = 100_000_000_000
+            requests[index].timeout = .seconds(600)
+        }
         let started = AsyncStream<FetchResult>.makeStream()
         for request in requests {
             harness.engine.submit(request) { started.continuation.yield($0) }
