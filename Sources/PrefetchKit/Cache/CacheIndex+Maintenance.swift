@@ -167,7 +167,7 @@ extension IndexConnection {
 
 extension CacheIndex {
     /// Readies this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
-    /// index's pages stay in memory), statement journals in memory, and its WAL checkpoints handed to
+    /// index's pages stay in memory), and its WAL checkpoints handed to
     /// an `IndexCheckpointer` that copies every 65,536 pages beside the clean instead of inside its
     /// commits. Measured on a 1,000,000-row index (726,000 rows deleted, files absent so only the
     /// index counts): 132 s with a 64 MiB cache and checkpoints every 8,192 pages in the commits,
@@ -176,7 +176,7 @@ extension CacheIndex {
         let checkpointer = try IndexCheckpointer(path: path, pages: 65_536)
         try withConnection { connection throws(CacheError) in
             try connection.commit()
-            try connection.database.execute("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY")
+            try connection.database.execute("PRAGMA cache_size = -262144")
             checkpointer.watch(connection.database)
         }
         return checkpointer
