@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Maintenance benchmark: prefetchd's index-driven stats and clean against the scan-based way
 # (du/find for stats; find -delete for expiry and a list-sort-delete LRU trim), on copies of one
-# cache built through the real store path; then stores into the trimmed cache against stores into a
-# fresh one and into an untrimmed copy of the same cache, interleaved so all meet the same disk.
+# cache built through the real store path; then stores into the trimmed cache against stores into an
+# empty fresh one, a fresh one of the trimmed cache's size (built the same way, never trimmed) and an
+# untrimmed copy of the same cache, interleaved so all meet the same disk.
 #   bench/maintain/run.sh [ENTRIES] [WORK_DIR] [MAX_AGE_DAYS] [CAP_PERCENT]
 # Defaults: 20000 entries, a fresh temp folder, expire after 14 days, cap at 40 % of the data (a heavy
 # clean: about two thirds go). A nightly-sized clean: MAX_AGE_DAYS=28 CAP_PERCENT=92.
@@ -18,7 +19,7 @@ bin=$(cd "$here/../.." && pwd)/.build/release
 max_age_days=${3:-14}
 cap_percent=${4:-40}
 pause=${PAUSE_S:-30}
-rm -rf "$work/base" "$work/prefetchd" "$work/scan" "$work/untrimmed" "$work/fresh"
+rm -rf "$work/base" "$work/prefetchd" "$work/scan" "$work/untrimmed" "$work/fresh" "$work/same"
 mkdir -p "$work"
 
 now() { date +%s.%N; }
@@ -42,6 +43,13 @@ cp -a "$work/base" "$work/prefetchd"
 cp -a "$work/base" "$work/scan"
 copy_s=$(elapsed "$t0" "$(now)")
 cp -a "$work/base" "$work/untrimmed"
+# A fresh cache about the size the clean leaves (32 % of the entries), built before anything is deleted.
+same_entries=$(( entries * 32 / 100 ))
+echo "== building a fresh cache of $same_entries entries in $work/same"
+"$bin/cache-filler" "$work/same" 1 0 >/dev/null
+"$bin/cache-filler" "$work/same" $(( same_entries / 2 - 1 )) 1 >/dev/null &
+"$bin/cache-filler" "$work/same" $(( same_entries - same_entries / 2 )) $(( same_entries / 2 )) >/dev/null
+wait
 total_bytes=$(find "$work/base" -type f -name '*.jpg' -printf '%s\n' | awk '{s+=$1} END {print s}')
 max_size=$(( total_bytes * cap_percent / 100 ))
 target=$(( max_size * 8 / 10 ))
@@ -77,16 +85,17 @@ count_prefetchd=$(find "$work/prefetchd" -type f -name '*.jpg' | wc -l)
 count_scan=$(find "$work/scan" -type f -name '*.jpg' | wc -l)
 rm -rf "$work/scan"
 
-echo "== stores: into the trimmed cache, a fresh one and the untrimmed copy, interleaved"
+echo "== stores: into the trimmed cache, an empty fresh one, a fresh one of its size and the untrimmed copy, interleaved"
 rounds=4
 per_round=$(( entries / 50 > 1000 ? entries / 50 : 1000 ))
-trimmed_s=0; fresh_s=0; untrimmed_s=0
+trimmed_s=0; fresh_s=0; same_s=0; untrimmed_s=0
 timed_fill() { local t0; t0=$(now); "$bin/cache-filler" "$1" "$per_round" "$2" >/dev/null; elapsed "$t0" "$(now)"; }
 for round in $(seq 1 $rounds); do
   first=$(( entries + round * per_round ))
   trimmed_s=$(echo "$trimmed_s + $(timed_fill "$work/prefetchd" "$first")" | bc -l)
   fresh_s=$(echo "$fresh_s + $(timed_fill "$work/fresh" "$first")" | bc -l)
   untrimmed_s=$(echo "$untrimmed_s + $(timed_fill "$work/untrimmed" "$first")" | bc -l)
+  same_s=$(echo "$same_s + $(timed_fill "$work/same" "$first")" | bc -l)
 done
 stored=$(( rounds * per_round ))
 
@@ -105,6 +114,7 @@ $total_bytes bytes of file data; ages spread over 30 days (bench/maintain/age.py
 | clean: expire > ${max_age_days} d + LRU trim to 0.8 x $max_size B | $(printf %.3f "$clean_s") s | $(printf %.3f "$scan_s") s (\`find -mmin -delete\`; \`find -printf \| sort \| awk \| xargs rm\`) | $(printf %.2f "$(echo "$scan_s / $clean_s" | bc -l)")x |
 | store $stored entries ($rounds rounds, interleaved) | $(printf %.3f "$trimmed_s") s into the trimmed cache | $(printf %.3f "$fresh_s") s into a fresh cache | $(printf %.2f "$(echo "$fresh_s / $trimmed_s" | bc -l)")x |
 | the same stores, same rounds | $(printf %.3f "$trimmed_s") s into the trimmed cache | $(printf %.3f "$untrimmed_s") s into the untrimmed copy ($entries entries) | $(printf %.2f "$(echo "$untrimmed_s / $trimmed_s" | bc -l)")x |
+| the same stores, same rounds | $(printf %.3f "$trimmed_s") s into the trimmed cache | $(printf %.3f "$same_s") s into a fresh cache of $same_entries entries (never trimmed) | $(printf %.2f "$(echo "$same_s / $trimmed_s" | bc -l)")x |
 
 - stats answer: $json_entries (entries bytes); fresh scan: $scan_entries.
 - files left: prefetchd $count_prefetchd (list digest $left_prefetchd), scan-based $count_scan (list digest $left_scan).
@@ -113,4 +123,4 @@ REPORT
 )
 echo "$report"
 echo "$report" > "$work/result.md"
-rm -rf "$work/prefetchd" "$work/fresh" "$work/untrimmed"
+rm -rf "$work/prefetchd" "$work/fresh" "$work/untrimmed" "$work/same"
