@@ -131,17 +131,9 @@ import Testing
     @Test func aVersionOneIndexIsMigratedKeepingItsRows() throws {
         try withCacheTestFolder { folder in
             // Given an index as schema 1 wrote it: no totals table, no triggers
-            do {
-                let cache = try DiskCache.open(at: folder, layout: .native)
-                _ = try fillCache(cache, count: 12)
-                try cache.index.withConnection { connection throws(CacheError) in
-                    try connection.commit()
-                    try connection.database.execute("""
-                        DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
-                        UPDATE meta SET value = '1' WHERE key = 'schema_version';
-                        """)
-                }
-            }
+            _ = try fillIndex(in: folder, count: 12, thenAsSchema: "1", sql: """
+                DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
+                """)
 
             // When it is opened again
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -197,25 +189,15 @@ import Testing
         }
     }
 
-    /// The automatic (constraint) indexes of the entries table.
     @Test func aVersionThreeIndexLosesItsDeleteTriggerAndCountsADeleteOnce() throws {
         try withCacheTestFolder { folder in
             // Given an index as schema 3 wrote it: totals also kept by a delete trigger
-            var keys: [String] = []
-            do {
-                let cache = try DiskCache.open(at: folder, layout: .native)
-                keys = try fillCache(cache, count: 12)
-                try cache.index.withConnection { connection throws(CacheError) in
-                    try connection.commit()
-                    try connection.database.execute("""
-                        CREATE TRIGGER entries_totals_delete AFTER DELETE ON entries BEGIN
-                            INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES ('all', '', -1, -old.byte_size)
-                            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes;
-                        END;
-                        UPDATE meta SET value = '3' WHERE key = 'schema_version';
-                        """)
-                }
-            }
+            let keys = try fillIndex(in: folder, count: 12, thenAsSchema: "3", sql: """
+                CREATE TRIGGER entries_totals_delete AFTER DELETE ON entries BEGIN
+                    INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES ('all', '', -1, -old.byte_size)
+                    ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes;
+                END;
+                """)
 
             // When it is opened again and an entry is removed
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -235,6 +217,19 @@ import Testing
         }
     }
 
+    /// Fills a new cache in `folder` with `count` entries, then runs `sql` on its index and marks it as
+    /// written by schema `version`, as an older prefetchd would have left it; returns the keys.
+    private func fillIndex(in folder: String, count: Int, thenAsSchema version: String, sql: String) throws -> [String] {
+        let cache = try DiskCache.open(at: folder, layout: .native)
+        let keys = try fillCache(cache, count: count)
+        try cache.index.withConnection { connection throws(CacheError) in
+            try connection.commit()
+            try connection.database.execute(sql + "\nUPDATE meta SET value = '\(version)' WHERE key = 'schema_version';")
+        }
+        return keys
+    }
+
+    /// The automatic (constraint) indexes of the entries table.
     private func uniqueIndexes(_ cache: DiskCache) throws -> Int {
         try cache.index.withConnection { connection throws(CacheError) in
             try connection.query(
