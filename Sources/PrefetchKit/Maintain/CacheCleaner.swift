@@ -4,11 +4,11 @@ import Foundation
 /// batches, safe beside a running `prefetchd run` and against being killed at any point.
 ///
 /// Removal, file first: inside one short write transaction per batch (the lock every store holds while
-/// it renames a body in and writes its row), the rows still due are listed in a journal, their files
-/// unlinked and the rows deleted in one statement; after the commit the journal goes. A crash before
-/// the commit leaves rows whose files are gone, all named in the journal; the next clean drops those
-/// first. No order of events loses a file that still has a row, or leaves a half-written file under a
-/// final name.
+/// it puts a body in and writes its row), the rows due are listed in a journal, their files renamed
+/// aside and the rows deleted in one statement; after the commit the aside files are unlinked while
+/// the next batch runs, then the journal goes. A crash leaves rows whose files are set aside and aside
+/// files, all named in a journal; the next clean finishes those first. No order of events loses a
+/// file that still has a row, or leaves a half-written file under a final name.
 public struct CacheCleaner: Sendable {
     public let cache: DiskCache
     public let policy: CleanPolicy
@@ -51,6 +51,7 @@ public struct CacheCleaner: Sendable {
             try pass.trim(into: &report)
             log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
         }
+        if !dryRun { try pass.settleRemovals() }
         try pass.sweepTemp(into: &report)
         try pass.sweepOrphans(into: &report)
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "

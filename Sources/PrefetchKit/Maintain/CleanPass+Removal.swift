@@ -1,24 +1,32 @@
 import Foundation
 
-/// Removing entries: one short write transaction per batch, files unlinked under the index's write lock.
+/// Removing entries: one short write transaction per batch; files set aside under the index's write
+/// lock, unlinked after it.
 ///
 /// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
-/// picks its rows inside the transaction, writes their paths to the journal, unlinks the files, deletes
-/// the rows in one statement and commits; then the journal goes. A clean killed after writing the
-/// journal leaves rows whose files may be gone: the next clean drops exactly those.
+/// picks its rows inside the transaction, writes their paths to its journal, renames the files aside
+/// (`FileRemoval.asideName`, in their own folders) while it deletes the rows, and commits. The aside
+/// files are unlinked on other threads while the next batch runs (a store after the commit finds the
+/// entry's name free and can only put a new body there); their journal goes once they are gone.
+/// A clean killed at any point leaves at most: rows whose files were set aside (the transaction did
+/// not commit) and aside files, all named in a journal; the next clean drops exactly those rows and
+/// unlinks exactly those files.
 extension CleanPass {
-    /// The journal of the batch being removed, in `tmp/`: one relative path a line.
-    static let journalName = "clean-removing.journal"
+    /// Journals are `tmp/clean-removing-<batch>.journal`: one relative path a line.
+    static let journalPrefix = "clean-removing"
+    static let journalSuffix = ".journal"
 
-    var journalPath: String { cache.tempFolder + "/" + Self.journalName }
+    static func isJournal(_ name: String) -> Bool {
+        name.hasPrefix(journalPrefix) && name.hasSuffix(journalSuffix)
+    }
 
     /// Removes the next rows of `walk`, at most `batchLimit` of them and until `budget` (bytes to free)
     /// is met; returns the last removed, or nil when the walk is done.
     ///
     /// The rows are picked inside the write transaction (so they are as committed, and stay so until it
-    /// ends), and deleted while the files are unlinked (after the journal names them). `batchLimit`
+    /// ends), and deleted while the files are set aside (after the journal names them). `batchLimit`
     /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
     /// slower batch, doubled (up to `policy.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
@@ -27,21 +35,23 @@ extension CleanPass {
         let started = Date()
         let limit = batchLimit
         let root = cache.root
+        let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
+        batchNumber += 1
         let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
             try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
                 let due = Array(Self.prefix(of: try transaction.candidates(of: walk, limit: limit), freeing: budget))
                 guard !due.isEmpty else { return [] }
-                try writeJournal(due.map(\.relativePath))
-                try remover.unlink(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                try Self.writeJournal(due.map(\.relativePath), to: journal)
+                try remover.setAside(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
                     try transaction.deleteEntries(ids: due.map(\.id))
                 }
                 return due
             }
         }
         guard let last = removed.last else { return nil }
-        removeJournal()
-        for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         let elapsed = Date().timeIntervalSince(started)
+        try wrap { () throws(CacheError) in try remover.unlinkLater(removed.map { root + "/" + $0.relativePath }, journal: journal) }
+        for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
         } else if elapsed < policy.batchTime / 2 {
@@ -50,11 +60,24 @@ extension CleanPass {
         return last
     }
 
-    /// Finishes the removals a killed clean left half done: each entry its journal names whose file is
-    /// gone loses its row too (one whose file is there, unlinked or not yet, or stored anew, is kept).
+    /// Waits until the files of every removed batch are unlinked and their journals gone.
+    func settleRemovals() throws(MaintenanceError) {
+        try wrap { () throws(CacheError) in try remover.settle() }
+    }
+
+    /// Finishes the removals a killed clean left half done, journal by journal: each file it set aside
+    /// is unlinked, and each entry it names whose file is gone loses its row too (one whose file is
+    /// there, not yet set aside or stored anew, is kept).
     mutating func finishInterruptedRemovals(into report: inout CleanReport) throws(MaintenanceError) {
-        guard let journal = FileManager.default.contents(atPath: journalPath) else { return }
-        let paths = String(decoding: journal, as: UTF8.self).split(separator: "\n").map(String.init)
+        let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.tempFolder) }
+        for name in names.sorted() where Self.isJournal(name) {
+            try finishInterruptedRemoval(journal: cache.tempFolder + "/" + name, into: &report)
+        }
+    }
+
+    private mutating func finishInterruptedRemoval(journal: String, into report: inout CleanReport) throws(MaintenanceError) {
+        guard let contents = FileManager.default.contents(atPath: journal) else { return }
+        let paths = String(decoding: contents, as: UTF8.self).split(separator: "\n").map(String.init)
         var dropped: [CacheEntry] = []
         let root = cache.root
         let isGone = { (relativePath: String) -> Bool in
@@ -68,6 +91,10 @@ extension CleanPass {
                 }
             }
         } else {
+            for relativePath in paths {
+                let aside = FileRemoval.asideName(root + "/" + relativePath)
+                if unlink(aside) != 0 && errno != ENOENT { throw .cache(.fromErrno("remove", aside)) }
+            }
             try retryingBusy { () throws(CacheError) in
                 dropped.removeAll()
                 try cache.index.inWriteTransaction { transaction throws(CacheError) in
@@ -82,24 +109,20 @@ extension CleanPass {
         for entry in dropped {
             report.missingFiles.add(note(.abandonedRemoval, relativePath: entry.relativePath, bytes: entry.size))
         }
-        if !dryRun { removeJournal() }
+        if !dryRun { unlink(journal) }
     }
 
-    private func writeJournal(_ relativePaths: [String]) throws(CacheError) {
-        let fd = open(journalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .fromErrno("create", journalPath) }
+    private static func writeJournal(_ relativePaths: [String], to path: String) throws(CacheError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .fromErrno("create", path) }
         defer { close(fd) }
         let text = Array(relativePaths.joined(separator: "\n").utf8)
         var written = 0
         while written < text.count {
             let count = text[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw .fromErrno("write", journalPath) }
+            guard count > 0 else { throw .fromErrno("write", path) }
             written += count
         }
-    }
-
-    private func removeJournal() {
-        unlink(journalPath)
     }
 
     /// Runs `body`, and again again while the index stays busy, for at most `policy.busyWait`.

@@ -10,6 +10,8 @@ struct CleanPass {
     let remover: FileRemoval
     /// The most files the next batch removes (see `removeBatch`).
     var batchLimit: Int
+    /// Numbers the batches' journals.
+    var batchNumber = 0
 
     var cache: DiskCache { cleaner.cache }
     var policy: CleanPolicy { cleaner.policy }

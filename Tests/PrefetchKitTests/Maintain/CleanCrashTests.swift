@@ -33,9 +33,15 @@ import Testing
                 process.waitUntilExit()
                 if process.terminationReason == .uncaughtSignal { killedMidway += 1 }
 
-                // Then the only damage is rows whose files it had unlinked, each named in its journal
-                let journal = (try? String(contentsOfFile: cache.tempFolder + "/clean-removing.journal", encoding: .utf8)) ?? ""
-                let named = Set(journal.split(separator: "\n").map(String.init))
+                // Then the only damage is rows whose files it had set aside, each named in a journal
+                var named: Set<String> = []
+                for name in try DiskCache.names(in: cache.tempFolder) where CleanPass.isJournal(name) {
+                    let journal = (try? String(contentsOfFile: cache.tempFolder + "/" + name, encoding: .utf8)) ?? ""
+                    named.formUnion(journal.split(separator: "\n").map(String.init))
+                }
+                for aside in try asideFiles(cache) {
+                    #expect(named.contains(aside), "a killed clean left \(aside) aside without naming it")
+                }
                 for problem in try CacheChecker(cache).check() {
                     guard case .missingFile(let path) = problem, named.contains(path) else {
                         Issue.record("a killed clean cannot explain \(problem)")
@@ -50,11 +56,23 @@ import Testing
             _ = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * 86_400)).run()
             #expect(try CacheChecker(cache, staleTempAge: 0).check().isEmpty)
             #expect(try DiskCache.names(in: cache.tempFolder).isEmpty)
+            #expect(try asideFiles(cache).isEmpty)
             let files = try scanFiles(cache)
             let stats = try CacheStats.collect(from: cache)
             #expect(stats.entries == files.count)
             #expect(stats.bytes == files.values.reduce(0, +))
         }
+    }
+
+    /// The entries (by relative path) whose files are set aside for unlinking in a native cache.
+    private func asideFiles(_ cache: DiskCache) throws -> [String] {
+        var entries: [String] = []
+        for folder in try DiskCache.names(in: cache.root) where folder.count == 2 && DiskCache.isLowerHex(folder) {
+            for name in try DiskCache.names(in: cache.root + "/" + folder) where name.hasPrefix(FileRemoval.asidePrefix) {
+                entries.append(folder + "/" + name.dropFirst(FileRemoval.asidePrefix.count))
+            }
+        }
+        return entries
     }
 
     @Test func aCleanBesideAStoringProcessLosesNothingItStored() throws {

@@ -192,21 +192,25 @@ import Testing
 
     @Test func aRemovalLeftHalfDoneIsFinishedByTheNextClean() throws {
         try withCacheTestFolder { folder in
-            // Given a killed clean's journal naming two entries: one whose file it had unlinked, one it had not reached
+            // Given a killed clean's journal naming two entries: one whose file it had set aside (its row
+            // still there: the batch did not commit), one it had not reached
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 3)
             let unlinked = cache.relativePath(forKey: keys[0])
             let reached = cache.relativePath(forKey: keys[1])
-            let journal = cache.tempFolder + "/clean-removing.journal"
+            let journal = cache.tempFolder + "/clean-removing-7.journal"
             try Data((unlinked + "\n" + reached).utf8).write(to: URL(fileURLWithPath: journal))
-            #expect(unlink(cache.root + "/" + unlinked) == 0)
+            let aside = FileRemoval.asideName(cache.root + "/" + unlinked)
+            #expect(rename(cache.root + "/" + unlinked, aside) == 0)
 
             // When the next clean runs
             var items: [CleanItem] = []
             let report = try CacheCleaner(cache, policy: testPolicy()).run(onItem: { items.append($0) })
 
-            // Then the row without its file is gone, the other entry is whole, and so is the journal
+            // Then the row without its file is gone and so is the aside file, the other entry is whole,
+            // and the journal is gone
             #expect(try cache.index.entry(relativePath: unlinked) == nil)
+            #expect(!FileManager.default.fileExists(atPath: aside))
             #expect(try cache.index.entry(relativePath: reached) != nil)
             #expect(FileManager.default.fileExists(atPath: cache.root + "/" + reached))
             #expect(!FileManager.default.fileExists(atPath: journal))
