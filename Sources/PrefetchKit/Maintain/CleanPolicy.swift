@@ -21,9 +21,9 @@ public struct CleanPolicy: Sendable, Equatable {
     /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch
     /// and grows back after a quick one, so a concurrent run waits about that long for the index.
     public var batchTime: TimeInterval
-    /// Threads unlinking a batch's files: 4 (on a disk mounted with `discard` an unlink waits on the
-    /// device; four in flight took 40 % of the time of one after the other, more hardly less; see
-    /// `FileRemoval`).
+    /// Threads setting a batch's files aside, and as many unlinking them after it: 4 (on a disk mounted
+    /// with `discard` an unlink waits on the device; four in flight took 40 % of the time of one after
+    /// the other, more hardly less; see `FileRemoval`).
     public var unlinkThreads: Int
     /// The orphan sweep (files without rows, rows without files) visits 1/`orphanSweepRounds` of the
     /// fan-out folders per clean, so a nightly clean covers the whole cache once a week. 1 = all.
