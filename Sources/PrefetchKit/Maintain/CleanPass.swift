@@ -6,7 +6,7 @@ struct CleanPass {
     let dryRun: Bool
     let now: Date
     let onItem: (CleanItem) -> Void
-    /// The threads that unlink each batch's files.
+    /// The threads that set each batch's files aside and unlink them after it.
     let remover: FileRemoval
     /// The most files the next batch removes (see `removeBatch`).
     var batchLimit: Int
