@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// `watch` replaces the writer's automatic checkpoints by a hook run after each of its commits. Once
 /// `pages` uncopied pages have gathered, a passive checkpoint (it never blocks the writer) copies them
-/// on the checkpointer's thread, again while the writer adds many pages meanwhile. A passive
+/// on the checkpointer's thread, and again for those added meanwhile while many remain. A passive
 /// checkpoint never catches up with a writer that keeps writing, and SQLite starts the WAL again from
 /// its beginning only when every page of it is copied; so when few pages are left uncopied, the hook
 /// copies those itself between two of the writer's transactions (a restarting checkpoint), and the
