@@ -5,6 +5,7 @@ Binds port 0 and prints the chosen port as the first line of stdout. Python 3 st
 
 Routes:
   /ok/<name>                    200, a small valid PNG
+  /bytes/<count>/<seed>         200, <count> bytes: byte i is (i ^ i >> 8 ^ i >> 16 ^ seed) & 0xff
   /status/<code>                that status, a short text body (none for 204 and 304)
   /retry-after/<code>/<seconds> that status with Retry-After: <seconds>
   /flaky/<id>/<n>               500 for the first n hits of <id>, then 200 with a PNG
@@ -109,6 +110,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_ok(self, name):
         self.send_body(200, PNG, "image/png")
+
+    def route_bytes(self, count, seed):
+        seed = int(seed)
+        body = bytes((i ^ i >> 8 ^ i >> 16 ^ seed) & 0xFF for i in range(int(count)))
+        self.send_body(200, body, "application/octet-stream")
 
     def route_status(self, code):
         self.send_body(int(code), b"status " + code.encode() + b"\n")

@@ -14,12 +14,19 @@ enum CacheFileNaming {
         case .native:
             let hash = CacheDigest.sha256Hex(key)
             let ext = pathExtension(of: key)
-            let keepsExtension = !ext.isEmpty && ext.count <= nativeMaxExtensionLength
-                && ext.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+            let keepsExtension = !ext.isEmpty && ext.utf8.count <= nativeMaxExtensionLength
+                && ext.utf8.allSatisfy(isASCIILetterOrDigit)
             let name = keepsExtension ? hash + "." + ext.lowercased() : hash
             return nativeDirectories(hash) + "/" + name
         case .sdwebimage:
             return sdWebImageFileName(forKey: key)
+        }
+    }
+
+    private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
+        default: false
         }
     }
 

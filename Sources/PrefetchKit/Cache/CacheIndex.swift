@@ -1,6 +1,5 @@
 internal import CSQLite
 import Foundation
-import Synchronization
 
 /// The SQLite index at `<cache>/index.sqlite`: entries, the failure ledger, runs and meta.
 /// A cache of the truth on disk: `DiskCache.open` rebuilds it from the files when it is missing or corrupt.
@@ -10,12 +9,14 @@ public final class CacheIndex: Sendable {
     public let path: String
     /// The cache folder the entries' relative paths start from.
     let root: String
-    private let connection: Mutex<IndexConnection>
+    /// Used only with `lock` held.
+    private nonisolated(unsafe) let connection: IndexConnection
+    private let lock = PlainLock()
 
     private init(path: String, root: String, connection: sending IndexConnection) {
         self.path = path
         self.root = root
-        self.connection = Mutex(connection)
+        self.connection = connection
     }
 
     /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
@@ -84,7 +85,7 @@ public final class CacheIndex: Sendable {
     func withConnection<Result: Sendable>(
         _ body: (IndexConnection) throws(CacheError) -> Result
     ) throws(CacheError) -> Result {
-        try connection.withLock { (connection) throws(CacheError) -> Result in try body(connection) }
+        try lock.withLock { () throws(CacheError) -> Result in try body(connection) }
     }
 
     /// Commits every batched write and access time.

@@ -65,6 +65,18 @@ public final class DiskCache: Sendable {
         CacheFileNaming.relativePath(forKey: key, layout: layout)
     }
 
+    /// `key` with its relative path, worked out once (a digest) for the lookup, the body file and the
+    /// commit of one URL.
+    public func location(forKey key: String) -> CacheLocation {
+        CacheLocation(key: key, relativePath: relativePath(forKey: key))
+    }
+
+    /// The folder `relativePath`'s file lives in.
+    private func folder(of relativePath: String) -> String {
+        guard let slash = relativePath.utf8.lastIndex(of: UInt8(ascii: "/")) else { return root }
+        return root + "/" + relativePath[..<slash]
+    }
+
     /// A new empty temp file in `<cache>/tmp/`, named `<pid>-<counter>-<random>.part`.
     public func makeTempFile() throws(CacheError) -> TempFile {
         try TempFile(path: makeTempPath())
@@ -73,7 +85,18 @@ public final class DiskCache: Sendable {
     /// A new empty file for `key`'s body: unnamed, in the folder the entry will live in, when the file
     /// system can make one; otherwise a named temp file in `<cache>/tmp/`.
     public func makeBodyFile(forKey key: String) throws(CacheError) -> TempFile {
-        let folder = (root + "/" + relativePath(forKey: key) as NSString).deletingLastPathComponent
+        try makeBodyFile(for: location(forKey: key))
+    }
+
+    /// As `makeBodyFile(forKey:)`; the file remembers the location, so its commit as that key does
+    /// not work the path out again.
+    public func makeBodyFile(for location: CacheLocation) throws(CacheError) -> TempFile {
+        let body = try makeBodyFile(in: folder(of: location.relativePath))
+        body.location = location
+        return body
+    }
+
+    private func makeBodyFile(in folder: String) throws(CacheError) -> TempFile {
         do {
             if let body = try TempFile(unnamedIn: folder) { return body }
         } catch .fileSystem(operation: _, path: _, errno: ENOENT) where folder != root {
@@ -123,9 +146,9 @@ public final class DiskCache: Sendable {
     /// Places a temp file under `entry`'s final name and records the row, both under the index's write
     /// lock (see `CacheIndex.upsert(placing:)`), so a clean never finds a body newer than its row.
     private func install(_ temp: TempFile, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
-        let relativePath = relativePath(forKey: entry.key)
+        let relativePath = temp.location?.key == entry.key ? temp.location!.relativePath : relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
-        let folder = (finalPath as NSString).deletingLastPathComponent
+        let folder = folder(of: relativePath)
         let format: ImageFormat?
         if let known = entry.format {
             format = known
@@ -165,7 +188,12 @@ public final class DiskCache: Sendable {
     /// The entry for `key` when its file is present with the recorded size; otherwise nil, and a stale
     /// row is dropped. Does not count as a use: call `touch(key:)` for that.
     public func lookup(key: String) throws(CacheError) -> CacheEntry? {
-        let relativePath = relativePath(forKey: key)
+        try lookup(location(forKey: key))
+    }
+
+    /// As `lookup(key:)`, for a location already worked out.
+    public func lookup(_ location: CacheLocation) throws(CacheError) -> CacheEntry? {
+        let relativePath = location.relativePath
         guard let entry = try index.entry(relativePath: relativePath) else { return nil }
         var info = stat()
         guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {

@@ -17,6 +17,8 @@ public final class TempFile {
     private(set) var descriptor: Int32
     /// False for an `O_TMPFILE` file, which has no name until it is placed.
     let isNamed: Bool
+    /// The key and path the file was made for, when `DiskCache.makeBodyFile` made it.
+    var location: CacheLocation?
     private let hasher = ContentHasher()
     private var committed = false
 

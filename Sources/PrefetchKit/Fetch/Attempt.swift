@@ -3,12 +3,19 @@ internal import CCurl
 import Foundation
 
 /// One attempt of one request on one easy handle: the destination file, the body counter, and the
-/// callbacks libcurl makes while it runs. Lives on the network thread only.
+/// callbacks libcurl makes while it runs. Lives on the network thread only; the body's bytes go to the
+/// file through the `BodyWriter`, a chunk at a time.
 final class Attempt {
     let job: PendingFetch
     let easy: Easy
     private let mailbox: Mailbox
-    private var descriptor: Int32 = -1
+    private let writer: BodyWriter
+    /// The open destination, until it is closed or handed over with a kept body.
+    private var body: BodyFile?
+    /// The chunk being filled, its bytes so far, and the file offset it starts at.
+    private var chunk: BodyWriter.Chunk?
+    private var filled = 0
+    private var offset: Int64 = 0
     /// Whether this attempt created the destination, and so may remove it.
     private var ownsDestination = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -25,16 +32,32 @@ final class Attempt {
     private var head: [UInt8] = []
 
     /// What an attempt came to, before the retry policy looks at it.
-    struct Settled {
+    struct Settled: Sendable {
         let outcome: Result<FetchResponse, FetchError>
         let headers: ResponseHeaders
         let timings: FetchTimings
+        /// A kept body's file, which writer threads may still be writing; nil for every other outcome.
+        fileprivate(set) var body: BodyFile?
+        fileprivate(set) var destination = ""
+
+        /// Calls `deliver` with the outcome once a kept body is all in its file and the file closed: a
+        /// write or close failure then turns the success into `.destination`, and the file is removed.
+        func whenWritten(_ deliver: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void) {
+            guard let body else { return deliver(outcome) }
+            let outcome = outcome, destination = destination
+            body.closeWhenWritten { failure in
+                guard let failure else { return deliver(outcome) }
+                unlink(destination)
+                deliver(.failure(.destination(path: destination, message: failure)))
+            }
+        }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
+        self.writer = writer
         hasher = job.request.computesChecksum ? ContentHasher() : nil
     }
 
@@ -46,10 +69,11 @@ final class Attempt {
     /// Creates (or truncates) the destination and sets every option on the easy handle.
     func prepare(cookieShare: CookieShare) throws(FetchError) {
         let path = job.request.destination
-        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .destination(path: path, message: String(cString: strerror(errno)))
         }
+        body = BodyFile(descriptor: descriptor)
         // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
         // close once it has been truncated, which would cost the network thread a writeback per body.
         var info = stat()
@@ -60,8 +84,9 @@ final class Attempt {
         headerList = try configure(easy, cookieShare: cookieShare)
     }
 
-    /// The end of the attempt, read from the easy handle; the destination is closed, and removed unless
-    /// the outcome is a body to keep.
+    /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
+    /// chunk (`Settled.whenWritten` tells when it is all in the file); for every other outcome the
+    /// destination is closed, once its writes are done, and removed.
     func settle(_ code: CURLcode) -> Settled {
         let headers = responseHeaders()
         let timings = FetchTimings(
@@ -69,16 +94,18 @@ final class Attempt {
             connect: easy.duration(CURLINFO_CONNECT_TIME_T),
             startTransfer: easy.duration(CURLINFO_STARTTRANSFER_TIME_T)
         )
-        var outcome = classify(code, headers: headers)
-        if let closeFailure = closeDestination(), case .success = outcome {
-            outcome = .failure(.destination(path: job.request.destination, message: closeFailure))
-        }
-        if case .success(let response) = outcome, response.kind == .ok {
+        var settled = Settled(outcome: classify(code, headers: headers), headers: headers, timings: timings)
+        if case .success(let response) = settled.outcome, response.kind == .ok, let body {
+            handOverChunk()
+            settled.body = body
+            settled.destination = job.request.destination
+            self.body = nil
             ownsDestination = false
         } else {
+            closeDestination()
             removeDestination()
         }
-        return Settled(outcome: outcome, headers: headers, timings: timings)
+        return settled
     }
 
     /// Stops caring about the attempt: the destination is closed and removed.
@@ -129,15 +156,9 @@ final class Attempt {
             keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
         }
         guard keepsBody == true else { return count }
-        var written = 0
-        while written < count {
-            let result = write(descriptor, data + written, count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                writeFailure = String(cString: strerror(errno))
-                return 0
-            }
-            written += result
+        if let failure = store(UnsafeRawBufferPointer(start: data, count: count)) {
+            writeFailure = failure
+            return 0
         }
         hasher?.update(UnsafeRawBufferPointer(start: data, count: count))
         let wanted = job.request.keptHeadBytes - head.count
@@ -145,6 +166,44 @@ final class Attempt {
             head.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(wanted, count)))
         }
         return count
+    }
+
+    /// Copies body bytes into chunks and hands each full one to the writer. When every chunk is in use
+    /// (the writers are behind), writes the bytes itself. The error message when that write fails.
+    private func store(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard let body else { return "the destination is not open" }
+        var rest = bytes
+        while !rest.isEmpty {
+            if chunk == nil {
+                chunk = writer.takeChunk()
+            }
+            guard let current = chunk else {
+                let failure = BodyFile.writeAll(rest, to: body.descriptor, at: offset)
+                offset += Int64(rest.count)
+                return failure
+            }
+            let count = min(rest.count, BodyWriter.chunkSize - filled)
+            (current.base + filled).copyMemory(from: rest.baseAddress!, byteCount: count)
+            filled += count
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(count))
+            if filled == BodyWriter.chunkSize {
+                handOverChunk()
+            }
+        }
+        return nil
+    }
+
+    /// Hands the chunk being filled, if it holds anything, to the writer.
+    private func handOverChunk() {
+        guard let current = chunk, let body else { return }
+        chunk = nil
+        if filled > 0 {
+            writer.write(current, count: filled, to: body, at: offset)
+        } else {
+            writer.giveBack(current)
+        }
+        offset += Int64(filled)
+        filled = 0
     }
 
     /// The header callback: at the blank line ending a final response's headers, reports the response.
@@ -169,13 +228,15 @@ final class Attempt {
         return refusal == nil
     }
 
-    /// Closes the destination; the error message when closing failed.
-    @discardableResult
-    private func closeDestination() -> String? {
-        guard descriptor >= 0 else { return nil }
-        let result = close(descriptor)
-        descriptor = -1
-        return result == 0 ? nil : String(cString: strerror(errno))
+    /// Drops the chunk being filled, waits for the writes in flight and closes the destination.
+    private func closeDestination() {
+        if let current = chunk {
+            writer.giveBack(current)
+            chunk = nil
+            filled = 0
+        }
+        body?.closeAfterWrites()
+        body = nil
     }
 
     private func removeDestination() {

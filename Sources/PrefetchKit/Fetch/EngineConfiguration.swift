@@ -7,10 +7,14 @@ public struct EngineConfiguration: Sendable {
     /// Told of every state change, in order, on the engine's delivery queue (never on the network
     /// thread). It should return quickly: completions wait behind it.
     public var onEvent: (@Sendable (FetchEvent) -> Void)?
+    /// At most this many body chunks (`BodyWriter.chunkSize` each) exist at once, filled or being
+    /// written; beyond them the network thread writes bodies itself.
+    var bodyChunkLimit: Int
 
     public init(concurrency: Int = 16, perHost: Int = 6, onEvent: (@Sendable (FetchEvent) -> Void)? = nil) {
         self.concurrency = max(concurrency, 1)
         self.perHost = max(perHost, 1)
         self.onEvent = onEvent
+        bodyChunkLimit = 4 * self.concurrency
     }
 }

@@ -13,12 +13,16 @@ internal import CCurl
 /// `.ok`; the engine removes it in every other case, cancellation and shutdown included.
 public final class FetchEngine: Sendable {
     private let mailbox: Mailbox
+    private let writer: BodyWriter
     private let exited = DispatchGroup()
 
     public init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
         try initializeCurl()
         let mailbox = Mailbox(onEvent: configuration.onEvent)
         self.mailbox = mailbox
+        // Made here, not on the network thread, so that its threads keep the caller's scheduling policy.
+        let writer = BodyWriter(threads: 2, chunks: configuration.bodyChunkLimit)
+        self.writer = writer
         let started = DispatchSemaphore(value: 0)
         exited.enter()
         let thread = Thread { [exited] in
@@ -26,7 +30,7 @@ public final class FetchEngine: Sendable {
             ProcessTuning.preferCallingThread()
             let loop: FetchLoop
             do throws(FetchError) {
-                loop = try FetchLoop(mailbox: mailbox, configuration: configuration)
+                loop = try FetchLoop(mailbox: mailbox, writer: writer, configuration: configuration)
             } catch {
                 _ = mailbox.close(failure: error)
                 started.signal()
@@ -92,6 +96,7 @@ public final class FetchEngine: Sendable {
     public func shutdown() {
         _ = mailbox.post(.stop)
         exited.wait()
+        writer.waitUntilIdle()
         mailbox.drainDeliveries()
     }
 }

@@ -5,6 +5,7 @@ internal import CCurl
 /// requests waiting for a slot and the retries waiting for their time. Created and used on that thread only.
 final class FetchLoop {
     private let mailbox: Mailbox
+    private let writer: BodyWriter
     private let multi: Multi
     private let cookieShare: CookieShare
     private let concurrency: Int
@@ -18,8 +19,9 @@ final class FetchLoop {
     private var delayed: [(due: ContinuousClock.Instant, job: PendingFetch)] = []
     private let clock = ContinuousClock()
 
-    init(mailbox: Mailbox, configuration: EngineConfiguration) throws(FetchError) {
+    init(mailbox: Mailbox, writer: BodyWriter, configuration: EngineConfiguration) throws(FetchError) {
         self.mailbox = mailbox
+        self.writer = writer
         multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost)
         cookieShare = try CookieShare()
         concurrency = configuration.concurrency
@@ -105,7 +107,7 @@ final class FetchLoop {
             mailbox.deliver(job.result(.failure(error), timings: .zero), to: job.completion)
             return
         }
-        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox)
+        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox, writer: writer)
         mailbox.emit(.started(id: job.id, url: redacted(job.request.url), attempt: job.attempt))
         do throws(FetchError) {
             try attempt.prepare(cookieShare: cookieShare)
@@ -129,10 +131,14 @@ final class FetchLoop {
         }
     }
 
-    /// Delivers the attempt's outcome, or schedules the next attempt when the retry policy says so.
+    /// Delivers the attempt's outcome (a success once its body is all in the file), or schedules the
+    /// next attempt when the retry policy says so.
     private func conclude(_ job: PendingFetch, _ settled: Attempt.Settled) {
         guard case .failure(let error) = settled.outcome else {
-            mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
+            let mailbox = mailbox
+            settled.whenWritten { outcome in
+                mailbox.deliver(job.result(outcome, timings: settled.timings), to: job.completion)
+            }
             return
         }
         let decision = job.request.retry.decision(

@@ -14,7 +14,11 @@ public struct FetchRequest: Sendable {
     public var destination: String
     /// Extra request headers. `Accept` and `User-Agent` default to `defaultHeaders` unless given here
     /// (names compare case-insensitively).
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { unconditionalHeaderLines = Self.headerLines(headers, validators: nil) }
+    }
+    /// `headerLines` without validators, worked out when `headers` is set rather than per attempt.
+    private var unconditionalHeaderLines: [String]
     /// Basic credentials, sent to the first host only.
     public var credentials: Credentials?
     /// Validators from a cached copy, for a conditional GET that may answer 304.
@@ -56,6 +60,7 @@ public struct FetchRequest: Sendable {
         self.url = url
         self.destination = destination
         self.headers = headers
+        unconditionalHeaderLines = Self.headerLines(headers, validators: nil)
         self.credentials = credentials
         self.validators = validators
         self.timeout = timeout
@@ -67,6 +72,10 @@ public struct FetchRequest: Sendable {
 
     /// The headers as sent: the defaults, overridden by `headers`, plus the conditional ones.
     var headerLines: [String] {
+        validators == nil ? unconditionalHeaderLines : Self.headerLines(headers, validators: validators)
+    }
+
+    private static func headerLines(_ headers: [String: String], validators: Validators?) -> [String] {
         var merged = headers
         for (name, value) in Self.defaultHeaders
         where !merged.keys.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {

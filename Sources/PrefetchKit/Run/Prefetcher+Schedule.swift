@@ -23,7 +23,8 @@ extension Prefetcher {
             settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
             return
         }
-        let entry = try cache.lookup(key: item.key)
+        let location = cache.location(forKey: item.key)
+        let entry = try cache.lookup(location)
         let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
         if let entry, entry.modifiedAt >= started {
             tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }
@@ -51,9 +52,9 @@ extension Prefetcher {
             Console.out("revalidate \(item.shownURL)\n")
             settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
         case .fetch:
-            try start(item, revalidating: nil)
+            try start(item, at: location, revalidating: nil)
         case .revalidate(let entry):
-            try start(item, revalidating: entry)
+            try start(item, at: location, revalidating: entry)
         }
     }
 
@@ -75,7 +76,7 @@ extension Prefetcher {
 
     /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
     /// The body's file is made here, on the scheduling thread, so the network thread only opens it.
-    private func start(_ item: PlanItem, revalidating entry: CacheEntry?) throws(CacheError) {
+    private func start(_ item: PlanItem, at location: CacheLocation, revalidating entry: CacheEntry?) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
         tally.withLock { state in
             state.totals.unique += 1
@@ -89,7 +90,7 @@ extension Prefetcher {
         // Handed over whole: from here only the worker that completes the transfer touches it.
         nonisolated(unsafe) let body: TempFile
         do {
-            body = try cache.makeBodyFile(forKey: item.key)
+            body = try cache.makeBodyFile(for: location)
         } catch {
             gate.transferFinished()
             gate.release()

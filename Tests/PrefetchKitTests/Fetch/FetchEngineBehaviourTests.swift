@@ -24,18 +24,31 @@ struct FetchEngineBehaviourTests {
         }
     }
 
+    /// Bodies of many chunks arrive byte for byte, whether writer threads write the chunks (spare
+    /// chunks) or the network thread writes most of them itself (one chunk for four transfers).
+    @Test(arguments: [nil, 1])
+    func largeBodiesAreWrittenWhole(bodyChunkLimit: Int?) async throws {
+        let harness = try FetchHarness(bodyChunkLimit: bodyChunkLimit)
+        defer { harness.close() }
+        let sizes = [1_000_003, 262_144, 131_071, 0]
+        let requests = sizes.enumerated().map { seed, size in harness.request("/bytes/\(size)/\(seed)") }
+
+        let results = await harness.fetchAll(requests)
+
+        #expect(results.allSatisfy { $0.response?.kind == .ok })
+        for (seed, (size, request)) in zip(sizes, requests).enumerated() {
+            let body = try Data(contentsOf: URL(fileURLWithPath: request.destination))
+            let expected = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 ^ $0 >> 8 ^ $0 >> 16 ^ seed) })
+            #expect(body == expected, "body of \(size) bytes")
+        }
+    }
+
     @Test func keepsAtMostConcurrencyTransfersInFlight() async throws {
         let harness = try FetchHarness(concurrency: 3, perHost: 3)
         defer { harness.close() }
         let requests = (0..<12).map { _ in harness.request("/slow/150") }
 
-        let engine = harness.engine
-        let results = await withTaskGroup(of: FetchResult.self) { group in
-            for request in requests {
-                group.addTask { await engine.fetch(request) }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let results = await harness.fetchAll(requests)
 
         #expect(results.count == 12)
         #expect(results.allSatisfy { $0.response?.kind == .ok })
@@ -50,13 +63,7 @@ struct FetchEngineBehaviourTests {
         defer { harness.close() }
         let requests = (0..<8).map { _ in harness.request("/slow/100") }
 
-        let engine = harness.engine
-        let results = await withTaskGroup(of: FetchResult.self) { group in
-            for request in requests {
-                group.addTask { await engine.fetch(request) }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let results = await harness.fetchAll(requests)
 
         #expect(results.allSatisfy { $0.response?.kind == .ok })
         let most = try #require(Int(try await harness.text("/max-inflight")))

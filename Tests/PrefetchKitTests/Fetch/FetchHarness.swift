@@ -10,14 +10,15 @@ final class FetchHarness {
     let folder: URL
     let events: EventLog
 
-    init(concurrency: Int = 4, perHost: Int = 4) throws {
+    init(concurrency: Int = 4, perHost: Int = 4, bodyChunkLimit: Int? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         server = try FixtureServer()
         let events = EventLog()
         self.events = events
-        engine = try FetchEngine(configuration: EngineConfiguration(
-            concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) }))
+        var configuration = EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) })
+        if let bodyChunkLimit { configuration.bodyChunkLimit = bodyChunkLimit }
+        engine = try FetchEngine(configuration: configuration)
     }
 
     func close() {
@@ -37,6 +38,17 @@ final class FetchHarness {
 
     func exists(_ path: String) -> Bool {
         FileManager.default.fileExists(atPath: path)
+    }
+
+    /// Fetches every request at once; the results in the order they came.
+    func fetchAll(_ requests: [FetchRequest]) async -> [FetchResult] {
+        let engine = engine
+        return await withTaskGroup(of: FetchResult.self) { group in
+            for request in requests {
+                group.addTask { await engine.fetch(request) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
     }
 
     /// The body of a fixture path, fetched through the engine, as text.

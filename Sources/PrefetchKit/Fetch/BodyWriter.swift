@@ -1,0 +1,76 @@
+internal import Glibc
+import Synchronization
+
+/// Writes response bodies into their files on threads beside the network thread.
+///
+/// The network thread copies a body into fixed-size chunks and hands each full chunk, and at the end
+/// the last one, to the writer; the copy into the page cache (the biggest cost of a transfer on this
+/// kind of machine) then runs beside the next receives, on up to two cores, instead of in line with them
+/// as in a single-threaded client. Chunks are taken from a bounded set and reused: when every chunk is
+/// in use, the network thread writes the bytes itself, so memory stays bounded whatever the disk does.
+final class BodyWriter: Sendable {
+    /// Bytes per chunk: one `pwrite` each, at offsets aligned to it.
+    static let chunkSize = 128 << 10
+
+    private let pool: WorkerPool
+    private let spare: Mutex<Spare>
+
+    private struct Spare {
+        var chunks: [Chunk] = []
+        /// Chunks allocated so far, at most `limit`.
+        var allocated = 0
+        let limit: Int
+    }
+
+    /// A chunk's memory, owned by one thread at a time: the network thread while it fills the chunk,
+    /// then the writer thread it was handed to, until it goes back to the spare set.
+    struct Chunk: @unchecked Sendable {
+        let base: UnsafeMutableRawPointer
+    }
+
+    /// `threads` writer threads; at most `chunks` chunks exist at once.
+    init(threads: Int, chunks: Int) {
+        pool = WorkerPool(name: "prefetchd.fetch.writer", width: threads)
+        spare = Mutex(Spare(limit: max(chunks, 1)))
+    }
+
+    deinit {
+        pool.waitUntilIdle()
+        for chunk in spare.withLock({ $0.chunks }) {
+            chunk.base.deallocate()
+        }
+    }
+
+    /// A chunk to fill, or nil when every chunk is in use (the caller then writes the bytes itself).
+    func takeChunk() -> Chunk? {
+        spare.withLock { spare in
+            if let chunk = spare.chunks.popLast() {
+                return chunk
+            }
+            guard spare.allocated < spare.limit else { return nil }
+            spare.allocated += 1
+            return Chunk(base: UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 4096))
+        }
+    }
+
+    /// Gives back a chunk that was not handed to `write`.
+    func giveBack(_ chunk: Chunk) {
+        spare.withLock { $0.chunks.append(chunk) }
+    }
+
+    /// Writes the chunk's first `count` bytes at `offset` of the file, on a writer thread; the chunk
+    /// goes back to the spare set after.
+    func write(_ chunk: Chunk, count: Int, to file: BodyFile, at offset: Int64) {
+        file.beginWrite()
+        pool.submit { [self] in
+            let failure = BodyFile.writeAll(UnsafeRawBufferPointer(start: chunk.base, count: count), to: file.descriptor, at: offset)
+            giveBack(chunk)
+            file.endWrite(failure: failure)
+        }
+    }
+
+    /// Waits until every write and finish handed over so far has run.
+    func waitUntilIdle() {
+        pool.waitUntilIdle()
+    }
+}
