@@ -40,16 +40,12 @@ final class Attempt {
         fileprivate(set) var body: BodyFile?
         fileprivate(set) var destination = ""
 
-        /// Calls `deliver` with the outcome once a kept body is all in its file and the file closed: a
-        /// write or close failure then turns the success into `.destination`, and the file is removed.
-        func whenWritten(_ deliver: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void) {
-            guard let body else { return deliver(outcome) }
-            let outcome = outcome, destination = destination
-            body.closeWhenWritten { failure in
-                guard let failure else { return deliver(outcome) }
-                unlink(destination)
-                deliver(.failure(.destination(path: destination, message: failure)))
-            }
+        /// The outcome once a kept body's writes are done, given their first failure: a failure turns
+        /// the success into `.destination`, and the file is removed.
+        func outcome(afterWrites failure: String?) -> Result<FetchResponse, FetchError> {
+            guard let failure else { return outcome }
+            unlink(destination)
+            return .failure(.destination(path: destination, message: failure))
         }
     }
 

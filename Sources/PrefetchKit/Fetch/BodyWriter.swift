@@ -69,6 +69,22 @@ final class BodyWriter: Sendable {
         }
     }
 
+    /// Closes the file once its writes are done and calls `then` with their first failure, always on a
+    /// writer thread: a no-op write is queued behind the file's last chunk, so whichever of them ends
+    /// last closes the file there, never on the network thread.
+    func close(_ file: BodyFile, then: @escaping @Sendable (String?) -> Void) {
+        file.beginWrite()
+        file.closeWhenWritten(then: then)
+        pool.submit {
+            file.endWrite(failure: nil)
+        }
+    }
+
+    /// True on a writer thread.
+    var isCurrentThreadWriter: Bool {
+        pool.isCurrentThreadWorker
+    }
+
     /// Waits until every write and finish handed over so far has run.
     func waitUntilIdle() {
         pool.waitUntilIdle()

@@ -4,8 +4,9 @@ internal import CCurl
 
 /// Downloads files over HTTP(S) with libcurl's multi interface on one dedicated network thread.
 ///
-/// Any thread may submit requests; results arrive, in order, on the engine's serial delivery queue,
-/// together with the events of `EngineConfiguration.onEvent`. At most `concurrency` transfers (and
+/// Any thread may submit requests; results arrive on the engine's serial delivery thread, in order
+/// with the events of `EngineConfiguration.onEvent`; without an event handler, the result of a body
+/// arrives on the writer thread that finished its file instead. At most `concurrency` transfers (and
 /// `perHost` per host) run at once; the rest wait, oldest first. Transient failures are retried per
 /// the request's `RetryPolicy` without holding a slot or a thread while waiting.
 ///
@@ -51,7 +52,8 @@ public final class FetchEngine: Sendable {
         shutdown()
     }
 
-    /// Queues a request; `completion` runs once, on the delivery queue, with its result.
+    /// Queues a request; `completion` runs once, on the delivery thread (or a writer thread, see above),
+    /// with its result.
     @discardableResult
     public func submit(_ request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
         let job = PendingFetch(id: mailbox.newID(), request: request, completion: completion)
@@ -96,7 +98,9 @@ public final class FetchEngine: Sendable {
     public func shutdown() {
         _ = mailbox.post(.stop)
         exited.wait()
-        writer.waitUntilIdle()
+        if !writer.isCurrentThreadWriter {
+            writer.waitUntilIdle()
+        }
         mailbox.drainDeliveries()
     }
 }

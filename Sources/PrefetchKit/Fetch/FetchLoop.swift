@@ -135,9 +135,12 @@ final class FetchLoop {
     /// next attempt when the retry policy says so.
     private func conclude(_ job: PendingFetch, _ settled: Attempt.Settled) {
         guard case .failure(let error) = settled.outcome else {
+            guard let body = settled.body else {
+                return mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
+            }
             let mailbox = mailbox
-            settled.whenWritten { outcome in
-                mailbox.deliver(job.result(outcome, timings: settled.timings), to: job.completion)
+            writer.close(body) { failure in
+                mailbox.deliverOnWriter(job.result(settled.outcome(afterWrites: failure), timings: settled.timings), to: job.completion)
             }
             return
         }
