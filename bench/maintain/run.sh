@@ -12,10 +12,11 @@
 # a mass deletion): every copy is made before anything is deleted, the scan-based clean runs first and
 # prefetchd's after a pause, so any slowdown left by the first falls on prefetchd.
 # The stores are timed twice: right after the clean, and again after a `sync` and a pause of
-# STORE_PAUSE_S seconds (default 90). This file system (ext4 without a journal) does not reuse an
+# STORE_PAUSE_S seconds (default 400). This file system (ext4 without a journal) does not reuse an
 # inode within 60 s of its deletion (RECENTCY_MIN in fs/ext4/ialloc.c), or 360 s while its inode-table
-# block is dirty; until then every file created in a block group full of just-deleted inodes scans past
-# them. That window follows any mass deletion, the scan-based way's as much as prefetchd's.
+# block is dirty, and creating a file dirties the block again; until then every file created in a block
+# group full of just-deleted inodes scans past them. That window follows any mass deletion, the
+# scan-based way's as much as prefetchd's.
 set -euo pipefail
 entries=${1:-20000}
 work=${2:-$(mktemp -d)}
@@ -24,7 +25,7 @@ bin=$(cd "$here/../.." && pwd)/.build/release
 max_age_days=${3:-14}
 cap_percent=${4:-40}
 pause=${PAUSE_S:-30}
-store_pause=${STORE_PAUSE_S:-90}
+store_pause=${STORE_PAUSE_S:-400}
 rm -rf "$work/base" "$work/prefetchd" "$work/scan" "$work/untrimmed" "$work/fresh" "$work/same"
 mkdir -p "$work"
 
