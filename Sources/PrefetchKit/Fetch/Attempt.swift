@@ -81,7 +81,7 @@ final class Attempt {
     }
 
     /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
-    /// chunk (`Settled.whenWritten` tells when it is all in the file); for every other outcome the
+    /// chunk (`BodyWriter.close` tells when it is all in the file); for every other outcome the
     /// destination is closed, once its writes are done, and removed.
     func settle(_ code: CURLcode) -> Settled {
         let headers = responseHeaders()
