@@ -146,7 +146,7 @@ public final class DiskCache: Sendable {
     /// Places a temp file under `entry`'s final name and records the row, both under the index's write
     /// lock (see `CacheIndex.upsert(placing:)`), so a clean never finds a body newer than its row.
     private func install(_ temp: TempFile, size: Int64, checksum: String, as entry: NewEntry) throws(CacheError) -> CacheEntry {
-        let relativePath = temp.location?.key == entry.key ? temp.location!.relativePath : relativePath(forKey: entry.key)
+        let relativePath = temp.location.flatMap { $0.key == entry.key ? $0.relativePath : nil } ?? relativePath(forKey: entry.key)
         let finalPath = root + "/" + relativePath
         let folder = folder(of: relativePath)
         let format: ImageFormat?
