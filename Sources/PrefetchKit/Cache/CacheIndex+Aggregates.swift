@@ -42,14 +42,23 @@ extension CacheIndex {
         }
     }
 
-    /// The `limit` largest entries, from the size index.
+    /// The `limit` largest entries (ties by row id): from the `largest_entries` table, or from a scan of
+    /// the entries when a removal left that table short (see `IndexLargest`).
     public func largestEntries(limit: Int) throws(CacheError) -> [CacheEntry] {
         let root = root
         return try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns) FROM entries ORDER BY byte_size DESC, id LIMIT ?", [.int(limit)]
+            let source = try connection.largestAreShort(of: limit)
+                ? "entries" : "entries WHERE id IN (SELECT id FROM largest_entries)"
+            return try connection.query(
+                "SELECT \(IndexSchema.entryColumns) FROM \(source) ORDER BY byte_size DESC, id LIMIT ?", [.int(limit)]
             ) { CacheEntry(row: $0, root: root) }
         }
+    }
+
+    /// Fills the largest entries' table again from one scan when removals left it short of
+    /// `IndexLargest.keep` rows (a clean's last step; a second at 1,000,000 entries).
+    func refillLargestIfShort() throws(CacheError) {
+        try inWriteTransaction { transaction throws(CacheError) in try transaction.refillLargestIfShort() }
     }
 
     /// The failure ledger counted by reason, most frequent first.

@@ -112,6 +112,12 @@ struct MaintenanceTransaction {
         try connection.candidates(of: walk, limit: limit)
     }
 
+    /// Fills the largest entries' table again when removals left it short (`IndexLargest.refill`).
+    func refillLargestIfShort() throws(CacheError) {
+        guard try connection.largestAreShort(of: IndexLargest.keep) else { return }
+        try connection.database.execute(IndexLargest.refill)
+    }
+
     func deleteEntry(id: Int64) throws(CacheError) {
         try connection.deleteEntries(where: "id = ?", [.integer(id)])
     }

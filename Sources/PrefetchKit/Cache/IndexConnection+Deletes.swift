@@ -1,5 +1,5 @@
 /// Deleting entry rows: the one way rows leave the entries table, taking them off the running totals
-/// (`IndexTotals`) as they go.
+/// (`IndexTotals`) and the largest entries (`IndexLargest`) as they go.
 extension IndexConnection {
     /// Deletes the entry rows `condition` selects (a SQL condition over the entries' columns, its
     /// parameters bound from `values`) and subtracts them from the totals, one upsert per group touched;
@@ -20,6 +20,7 @@ extension IndexConnection {
         for (group, amount) in change.groups {
             try upsert.run([.text(IndexTotals.dimensions[group.dimension]), group.value, .integer(-amount.entries), .integer(-amount.bytes)])
         }
+        if change.rows > 0 { try statement(IndexLargest.prune).run([]) }
         return change.rows
     }
 }

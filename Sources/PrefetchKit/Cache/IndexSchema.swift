@@ -10,7 +10,6 @@ enum IndexSchema {
         CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
         CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
         CREATE INDEX IF NOT EXISTS entries_modified_at ON entries(modified_at);
-        CREATE INDEX IF NOT EXISTS entries_byte_size ON entries(byte_size);
         CREATE TABLE IF NOT EXISTS failures (
             cache_key TEXT PRIMARY KEY,
             url TEXT NOT NULL,
@@ -27,7 +26,7 @@ enum IndexSchema {
             duration_s REAL NOT NULL,
             totals TEXT NOT NULL
         );
-        """ + IndexTotals.create
+        """ + IndexTotals.create + IndexLargest.create
 
     /// The entries table. The relative path is the identity; the cache key has no index of its own
     /// (nothing looks an entry up by key, and the path is a function of the key): schema 2 had one,

@@ -57,6 +57,7 @@ public struct CacheCleaner: Sendable {
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
             + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
         try pass.retryingBusy { () throws(CacheError) in try cache.flush() }
+        if !dryRun { try pass.retryingBusy { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
         report.bytesAfter = dryRun ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
         return report

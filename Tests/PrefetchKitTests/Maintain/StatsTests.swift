@@ -210,10 +210,38 @@ import Testing
             let triggers = try cache.index.withConnection { connection throws(CacheError) in
                 try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name", []) { $0.text(0) ?? "" }
             }
-            #expect(triggers == ["entries_totals_insert", "entries_totals_update"])
+            #expect(triggers == ["entries_largest_insert", "entries_largest_update", "entries_totals_insert", "entries_totals_update",
+                                 "largest_entries_raise"])
             let stats = try CacheStats.collect(from: cache)
             #expect(stats.entries == 11)
             #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+        }
+    }
+
+    @Test func aVersionFourIndexLosesItsSizeIndexAndKeepsItsLargestInATable() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 4 wrote it: a size index, no largest entries' table
+            _ = try fillIndex(in: folder, count: 12, thenAsSchema: "4", sql: """
+                DROP TRIGGER entries_largest_insert; DROP TRIGGER entries_largest_update; DROP TABLE largest_entries;
+                DELETE FROM meta WHERE key = 'largest_floor';
+                CREATE INDEX entries_byte_size ON entries(byte_size);
+                """)
+
+            // When it is opened again
+            let cache = try DiskCache.open(at: folder, layout: .native)
+
+            // Then the size index is gone, the table holds every entry, and the largest come from it
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            let (indexes, rows) = try cache.index.withConnection { connection throws(CacheError) in
+                (try connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'entries_byte_size'", []) {
+                    $0.text(0) ?? ""
+                 }, try connection.query("SELECT count(*) FROM largest_entries", []) { $0.int(0) ?? 0 }.first ?? 0)
+            }
+            #expect(indexes.isEmpty)
+            #expect(rows == 12)
+            let largest = try cache.index.largestEntries(limit: 3).map(\.size)
+            #expect(largest == [311, 310, 309].map { Int64($0 + 8) })
         }
     }
 
