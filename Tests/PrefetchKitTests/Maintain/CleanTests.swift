@@ -6,6 +6,13 @@ import Testing
 @Suite struct CleanTests {
     private let day: TimeInterval = 86_400
 
+    @Test func asideNamesStayInTheFileFolderAndAreHidden() {
+        #expect(FileRemoval.asideName("/cache/ab/0f3e.jpg") == "/cache/ab/.removing.0f3e.jpg")
+        #expect(FileRemoval.asideName("cache/0f3e") == "cache/.removing.0f3e")
+        #expect(FileRemoval.asideName("0f3e.png") == ".removing.0f3e.png")
+        #expect(FileRemoval.asideName("/caché/ä/x.jpg") == "/caché/ä/.removing.x.jpg")
+    }
+
     @Test(arguments: ExpiryClock.allCases)
     func expiresByTheChosenClockOnly(clock: ExpiryClock) throws {
         try withCacheTestFolder { folder in
