@@ -42,18 +42,18 @@ enum IndexLargest {
     /// Takes out the rows whose entries are gone (after a delete).
     static let prune = "DELETE FROM largest_entries WHERE NOT EXISTS (SELECT 1 FROM entries WHERE entries.id = largest_entries.id)"
 
-    /// Fills the table again from one scan of the entries: the `keep` largest, less those tied with the
-    /// smallest of them (the floor is one byte above it, so no tied entry outside the table is missed);
-    /// every entry, and a floor of 0, when there are no more than `keep`.
+    /// Fills the table again from one scan of the entries: the `keep + 1` largest, then the floor set one
+    /// byte above the last of them, which drops it and any entry tied with it (so no tied entry outside
+    /// the table is missed) and leaves at most `keep`; every entry, and a floor of 0, when there are no
+    /// more than `keep`.
     static let refill = """
         DELETE FROM largest_entries;
-        INSERT INTO largest_entries(id, byte_size) SELECT id, byte_size FROM entries ORDER BY byte_size DESC LIMIT \(keep);
-        UPDATE meta SET value = CASE WHEN (SELECT count(*) FROM largest_entries) < \(keep) THEN 0
+        INSERT INTO largest_entries(id, byte_size) SELECT id, byte_size FROM entries ORDER BY byte_size DESC LIMIT \(keep + 1);
+        UPDATE meta SET value = CASE WHEN (SELECT count(*) FROM largest_entries) <= \(keep) THEN 0
             ELSE (SELECT min(byte_size) + 1 FROM largest_entries) END
         WHERE key = 'largest_floor';
         DELETE FROM largest_entries WHERE byte_size < \(floor);
         """
-
 }
 
 extension IndexConnection {

@@ -72,6 +72,11 @@ import Testing
             for key in keys.prefix(3) { try cache.remove(key: key) }
             try cache.flush()
             #expect(try kept(cache) == (27, 0))
+            // A refill of a cache of exactly `keep` entries keeps them all, with a floor of 0.
+            _ = try fillCache(cache, count: IndexLargest.keep, length: { 200 + $0 })  // the same first keys, and more
+            #expect(try cache.index.entryCount() == IndexLargest.keep)
+            try cache.index.withConnection { connection throws(CacheError) in try connection.database.execute(IndexLargest.refill) }
+            #expect(try kept(cache) == (IndexLargest.keep, 0))
             #expect(try answered(cache, limit: 40) == scanned(cache, limit: 40))
         }
     }
