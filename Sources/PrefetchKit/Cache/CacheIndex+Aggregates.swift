@@ -55,12 +55,6 @@ extension CacheIndex {
         }
     }
 
-    /// Fills the largest entries' table again from one scan when removals left it short of
-    /// `IndexLargest.keep` rows (a clean's last step; a second at 1,000,000 entries).
-    func refillLargestIfShort() throws(CacheError) {
-        try inWriteTransaction { transaction throws(CacheError) in try transaction.refillLargestIfShort() }
-    }
-
     /// The failure ledger counted by reason, most frequent first.
     public func failureCounts() throws(CacheError) -> [(reason: String, count: Int)] {
         try withConnection { connection throws(CacheError) in

@@ -64,7 +64,7 @@ extension CacheIndex {
         }
     }
 
-/// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
+    /// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
     /// and commits (or rolls back when it throws). Other processes wait for the index while it runs,
     /// so `body` must be short.
     func inWriteTransaction<Result: Sendable>(
@@ -83,6 +83,12 @@ extension CacheIndex {
                 throw error
             }
         }
+    }
+
+    /// Fills the largest entries' table again from one scan when removals left it short of
+    /// `IndexLargest.keep` rows (a clean's last step; a second at 1,000,000 entries).
+    func refillLargestIfShort() throws(CacheError) {
+        try inWriteTransaction { transaction throws(CacheError) in try transaction.refillLargestIfShort() }
     }
 }
 

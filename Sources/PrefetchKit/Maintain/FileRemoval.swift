@@ -126,7 +126,7 @@ final class FileRemoval: Sendable {
         }
     }
 
-    /// Runs per thread and batch: enough that a thread slowed by its device waits does not hold up the
-    /// batch's end, few enough that each run stays within a few folders.
+    /// Runs per thread and group: enough that a thread slowed by its device waits does not hold up the
+    /// group's end, few enough that each run stays within a few folders.
     static let runsPerThread = 4
 }
