@@ -6,38 +6,52 @@ struct IndexedEntry: Sendable {
     var entry: CacheEntry
 }
 
-/// A row a clean may remove: what removing and reporting it takes, and where its walk goes on from.
+/// A row a clean may remove: what removing and reporting it takes.
 struct RemovalCandidate: Sendable {
     var id: Int64
     var relativePath: String
     var size: Int64
-    /// The row's time by the clock its walk follows.
-    var date: Date
+    /// Its last use (`accessed_at` as stored, seconds since 1970): where a least-recently-used walk goes on
+    /// from, kept as the stored number so that a comparison with it is exact.
+    var accessedAt: Double
 }
 
-/// A walk over the entries by one clock, oldest first, in batches: each batch starts after the last
-/// row of the one before (`cursor`).
-struct RemovalWalk {
-    var clock: ExpiryClock
-    /// Only rows older than this by `clock`, when given.
-    var before: Date?
-    /// Rows older than `cutoff` by `clock` skipped (a dry run's trim, past what its expiry would take).
-    var excluding: (clock: ExpiryClock, cutoff: Date)?
-    var cursor: (date: Date, id: Int64)?
+/// Which rows a removal step takes: a condition on the entries table, checked when the step lists its
+/// rows and again inside each batch's write transaction, so a row that a run used or stored anew in
+/// between is kept.
+struct RemovalRule: Sendable {
+    let condition: String
+    let values: [IndexValue]
 
-    init(by clock: ExpiryClock, before: Date? = nil, excluding: (clock: ExpiryClock, cutoff: Date)? = nil) {
-        self.clock = clock
-        self.before = before
-        self.excluding = excluding
+    /// Rows older than `cutoff` by `clock`.
+    static func olderThan(_ cutoff: Date, by clock: ExpiryClock) -> RemovalRule {
+        RemovalRule(condition: "\(CacheIndex.column(for: clock)) < ?", values: [.date(cutoff)])
     }
 
-    mutating func advance(past candidate: RemovalCandidate) {
-        cursor = (candidate.date, candidate.id)
+    /// Rows last used no later than `last` (by last use, then row id): a trim's least recently used, up
+    /// to the last one it listed.
+    static func usedNoLaterThan(_ last: RemovalCandidate) -> RemovalRule {
+        RemovalRule(
+            condition: "(accessed_at < ? OR (accessed_at = ? AND id <= ?))",
+            values: [.real(last.accessedAt), .real(last.accessedAt), .integer(last.id)]
+        )
     }
 }
 
-/// The queries `clean` runs: sorted walks over the time indexes, short write transactions, and the
-/// rows under one fan-out folder for the orphan sweep.
+/// A walk over the entries least recently used first (then by row id), in pages: each page starts after
+/// the last row of the one before (`cursor`).
+struct LeastRecentlyUsedWalk {
+    /// Rows this rule takes are skipped (a dry run's trim, past what its expiry would take).
+    var skipping: RemovalRule?
+    var cursor: RemovalCandidate?
+
+    init(skipping: RemovalRule? = nil) {
+        self.skipping = skipping
+    }
+}
+
+/// The queries `clean` runs: the rows a removal step takes, a least-recently-used walk, short write
+/// transactions, and the rows under one fan-out folder for the orphan sweep.
 extension CacheIndex {
     static func column(for clock: ExpiryClock) -> String {
         switch clock {
@@ -47,9 +61,21 @@ extension CacheIndex {
         }
     }
 
-    /// The next `limit` rows of `walk` as committed now (a dry run's listing).
-    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
+    /// The ids of the rows `rule` takes, in row order (the order rows were first stored).
+    func ids(where rule: RemovalRule) throws(CacheError) -> [Int64] {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT id FROM entries WHERE \(rule.condition) ORDER BY id", rule.values) { $0.int64(0) }
+        }
+    }
+
+    /// The next `limit` rows of `walk` as committed now.
+    func candidates(of walk: LeastRecentlyUsedWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
         try withConnection { connection throws(CacheError) in try connection.candidates(of: walk, limit: limit) }
+    }
+
+    /// The rows `ids` as committed now, in row order (a dry run's listing).
+    func candidates(ids: ArraySlice<Int64>) throws(CacheError) -> [RemovalCandidate] {
+        try withConnection { connection throws(CacheError) in try connection.candidates(ids: ids, where: nil) }
     }
 
     /// Entries whose relative path starts with `prefix` (one fan-out folder or name prefix), by range on
@@ -112,10 +138,10 @@ struct MaintenanceTransaction {
         ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
-    /// The next `limit` rows of `walk` as committed now; inside the transaction nothing changes them
-    /// before it ends.
-    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
-        try connection.candidates(of: walk, limit: limit)
+    /// Those of the rows `ids` that `rule` still takes, in row order; inside the transaction nothing
+    /// changes them before it ends.
+    func candidates(ids: ArraySlice<Int64>, where rule: RemovalRule) throws(CacheError) -> [RemovalCandidate] {
+        try connection.candidates(ids: ids, where: rule)
     }
 
     /// Fills the largest entries' table again when removals left it short (`IndexLargest.refill`).
@@ -129,13 +155,13 @@ struct MaintenanceTransaction {
     }
 
     /// Deletes the rows `ids` in one statement (one pass over each index).
-    func deleteEntries(ids: [Int64]) throws(CacheError) {
+    func deleteEntries(ids: some Collection<Int64>) throws(CacheError) {
         guard !ids.isEmpty else { return }
         try connection.deleteEntries(where: "id IN (SELECT value FROM json_each(?))", [.text(Self.jsonList(ids))])
     }
 
     /// `[1,2,3]`: a list of ids bound as one parameter and read back by `json_each`.
-    private static func jsonList(_ ids: [Int64]) -> String {
+    static func jsonList(_ ids: some Collection<Int64>) -> String {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
@@ -149,31 +175,40 @@ extension CacheError {
 }
 
 extension IndexConnection {
-    /// Up to `limit` rows ordered by the walk's clock (then id) strictly after its cursor, older than its
-    /// `before` when given, skipping those its `excluding` names.
-    func candidates(of walk: RemovalWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
-        let column = CacheIndex.column(for: walk.clock)
+    private static let candidateColumns = "id, relative_path, byte_size, accessed_at"
+
+    private static func candidate(_ row: IndexStatement) -> RemovalCandidate {
+        RemovalCandidate(id: row.int64(0), relativePath: row.text(1) ?? "", size: row.int64(2), accessedAt: row.double(3))
+    }
+
+    /// Up to `limit` rows least recently used first (then by id) strictly after the walk's cursor,
+    /// skipping those its `skipping` rule takes.
+    func candidates(of walk: LeastRecentlyUsedWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
         var conditions: [String] = []
         var values: [IndexValue] = []
         if let cursor = walk.cursor {
-            conditions.append("\(column) >= ? AND (\(column) > ? OR id > ?)")
-            values += [.date(cursor.date), .date(cursor.date), .integer(cursor.id)]
+            conditions.append("accessed_at >= ? AND (accessed_at > ? OR id > ?)")
+            values += [.real(cursor.accessedAt), .real(cursor.accessedAt), .integer(cursor.id)]
         }
-        if let before = walk.before {
-            conditions.append("\(column) < ?")
-            values.append(.date(before))
-        }
-        if let excluding = walk.excluding {
-            conditions.append("\(CacheIndex.column(for: excluding.clock)) >= ?")
-            values.append(.date(excluding.cutoff))
+        if let skipping = walk.skipping {
+            conditions.append("NOT \(skipping.condition)")
+            values += skipping.values
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return try query(
-            "SELECT id, relative_path, byte_size, \(column) FROM entries \(filter) ORDER BY \(column), id LIMIT ?",
-            values + [.int(limit)]
-        ) { row in
-            RemovalCandidate(id: row.int64(0), relativePath: row.text(1) ?? "", size: row.int64(2), date: row.date(3) ?? .distantPast)
-        }
+            "SELECT \(Self.candidateColumns) FROM entries \(filter) ORDER BY accessed_at, id LIMIT ?", values + [.int(limit)],
+            Self.candidate
+        )
+    }
+
+    /// The rows `ids` that `rule` takes (all of them when nil), in row order.
+    func candidates(ids: ArraySlice<Int64>, where rule: RemovalRule?) throws(CacheError) -> [RemovalCandidate] {
+        let filter = rule.map { " AND \($0.condition)" } ?? ""
+        return try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE id IN (SELECT value FROM json_each(?))\(filter) ORDER BY id",
+            [.text(MaintenanceTransaction.jsonList(ids))] + (rule?.values ?? []),
+            Self.candidate
+        )
     }
 }
 

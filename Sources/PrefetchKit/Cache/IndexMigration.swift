@@ -2,7 +2,7 @@
 /// keeping its rows (a rebuild from the files would lose URLs, sets and the failure ledger).
 enum IndexMigration {
     /// Schema versions this code can migrate from.
-    static let migratable: Set<String> = ["1", "2", "3", "4"]
+    static let migratable: Set<String> = ["1", "2", "3", "4", "5"]
 
     /// In one transaction (a concurrent opener that migrated first is noticed inside it):
     /// - 1 -> 2: the `entry_totals` table and its triggers, filled from the entries, and the size index
@@ -11,7 +11,8 @@ enum IndexMigration {
     ///   its other indexes and triggers made again);
     /// - 3 -> 4: the delete trigger on `entries` dropped (deletes keep the totals themselves, see
     ///   `IndexConnection.deleteEntries(where:)`);
-    /// - 4 -> 5: the size index dropped, the largest entries kept in their own table (`IndexLargest`).
+    /// - 4 -> 5: the size index dropped, the largest entries kept in their own table (`IndexLargest`);
+    /// - 5 -> 6: the index on `modified_at` dropped (`IndexSchema`).
     static func migrate(_ database: IndexDatabase) throws(CacheError) {
         try database.execute("BEGIN IMMEDIATE")
         do throws(CacheError) {
@@ -19,6 +20,7 @@ enum IndexMigration {
             if let version, migratable.contains(version) {
                 if version == "1" || version == "2" { try rebuildEntries(database) }
                 try database.execute("DROP INDEX IF EXISTS entries_byte_size")
+                try database.execute("DROP INDEX IF EXISTS entries_modified_at")
                 try database.execute("DROP TRIGGER IF EXISTS entries_totals_delete")
                 try database.execute(IndexSchema.create)
                 if version == "1" { try database.execute(IndexTotals.backfill) }

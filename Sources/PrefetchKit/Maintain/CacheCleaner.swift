@@ -1,7 +1,8 @@
 import Foundation
 
-/// `prefetchd clean`: expire, trim, sweep — driven by the index's sorted time indexes, in bounded
-/// batches, safe beside a running `prefetchd run` and against being killed at any point.
+/// `prefetchd clean`: expire, trim, sweep — driven by the index (the rows due are listed from it and
+/// removed in row order), in bounded batches, safe beside a running `prefetchd run` and against being
+/// killed at any point.
 ///
 /// Removal, file first: inside one short write transaction per batch (the lock every store holds while
 /// it puts a body in and writes its row), the rows due are listed in a journal, their files renamed

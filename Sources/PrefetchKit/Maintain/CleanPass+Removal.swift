@@ -22,24 +22,22 @@ extension CleanPass {
         name.hasPrefix(journalPrefix) && name.hasSuffix(journalSuffix)
     }
 
-    /// Removes the next rows of `walk`, at most `batchLimit` of them and until `budget` (bytes to free)
-    /// is met; returns the last removed, or nil when the walk is done.
+    /// Removes those of the rows `ids` that `rule` still takes.
     ///
-    /// The rows are picked inside the write transaction (so they are as committed, and stay so until it
+    /// The rows are read inside the write transaction (so they are as committed, and stay so until it
     /// ends), and deleted while the files are set aside (after the journal names them). `batchLimit`
     /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
     /// slower batch, doubled (up to `policy.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
-        of walk: RemovalWalk, budget: Int64?, as kind: CleanItem.Kind, tally: inout CleanTally
-    ) throws(MaintenanceError) -> RemovalCandidate? {
+        _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
+    ) throws(MaintenanceError) {
         let started = Date()
-        let limit = batchLimit
         let root = cache.root
         let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
         batchNumber += 1
         let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
             try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
-                let due = Array(Self.prefix(of: try transaction.candidates(of: walk, limit: limit), freeing: budget))
+                let due = try transaction.candidates(ids: ids, where: rule)
                 guard !due.isEmpty else { return [] }
                 try Self.writeJournal(due.map(\.relativePath), to: journal)
                 try remover.setAside(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
@@ -48,16 +46,16 @@ extension CleanPass {
                 return due
             }
         }
-        guard let last = removed.last else { return nil }
         let elapsed = Date().timeIntervalSince(started)
-        try wrap { () throws(CacheError) in try remover.unlinkLater(removed.map { root + "/" + $0.relativePath }, journal: journal) }
+        if !removed.isEmpty {
+            try wrap { () throws(CacheError) in try remover.unlinkLater(removed.map { root + "/" + $0.relativePath }, journal: journal) }
+        }
         for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
         } else if elapsed < policy.batchTime / 2 {
             batchLimit = min(policy.batchFiles, batchLimit * 2)
         }
-        return last
     }
 
     /// Waits until the files of every removed batch are unlinked and their journals gone.

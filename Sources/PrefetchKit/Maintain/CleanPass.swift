@@ -18,50 +18,81 @@ struct CleanPass {
     /// Entries dated before this by `expireBy` are expired.
     var cutoff: Date { now.addingTimeInterval(-policy.maxAge) }
 
-    /// Step 1: remove entries older than max_age by expire_by, oldest first.
+    /// Step 1: remove entries older than max_age by expire_by.
     mutating func expire(into report: inout CleanReport) throws(MaintenanceError) {
-        var walk = RemovalWalk(by: policy.expireBy, before: cutoff)
-        if dryRun {
-            while let last = try listBatch(of: walk, as: .expired, tally: &report.expired) { walk.advance(past: last) }
-        } else {
-            while let last = try removeBatch(of: walk, budget: nil, as: .expired, tally: &report.expired) {
-                walk.advance(past: last)
-            }
-        }
+        let rule = RemovalRule.olderThan(cutoff, by: policy.expireBy)
+        let ids = try wrap { () throws(CacheError) in try cache.index.ids(where: rule) }
+        try remove(ids, while: rule, as: .expired, tally: &report.expired)
     }
 
-    /// Step 2: while over max_size, remove least recently used entries down to trim_to × max_size.
+    /// Step 2: while over max_size, remove the least recently used entries that bring it down to
+    /// trim_to × max_size. A run may use or store entries meanwhile; the total is read again after each
+    /// round, and another round takes the next least recently used while it is still over.
     mutating func trim(into report: inout CleanReport) throws(MaintenanceError) {
         var total = dryRun ? report.bytesBefore - report.expired.bytes : try cleaner.currentBytes()
         guard total > policy.maxSize else { return }
         let target = policy.lowWaterMark
         // A dry run removed nothing, so it must skip what the expire step would have taken.
-        var walk = RemovalWalk(by: .access, excluding: dryRun && policy.maxAge > 0 ? (policy.expireBy, cutoff) : nil)
+        let skipping = dryRun && policy.maxAge > 0 ? RemovalRule.olderThan(cutoff, by: policy.expireBy) : nil
         while total > target {
+            guard let (ids, rule) = try leastRecentlyUsed(freeing: total - target, skipping: skipping) else { return }
             let before = report.trimmed.bytes
-            let last = dryRun
-                ? try listBatch(of: walk, budget: total - target, as: .trimmed, tally: &report.trimmed)
-                : try removeBatch(of: walk, budget: total - target, as: .trimmed, tally: &report.trimmed)
-            guard let last else { return }
-            total -= report.trimmed.bytes - before
-            walk.advance(past: last)
+            try remove(ids, while: rule, as: .trimmed, tally: &report.trimmed)
+            guard !dryRun, report.trimmed.bytes > before else { return }
+            total = try cleaner.currentBytes()
         }
     }
 
-    /// A dry run's batch: tells of the next rows of `walk` (until `budget` bytes when given) as if they
-    /// were removed; returns the last, or nil when the walk is done.
-    private func listBatch(
-        of walk: RemovalWalk, budget: Int64? = nil, as kind: CleanItem.Kind, tally: inout CleanTally
-    ) throws(MaintenanceError) -> RemovalCandidate? {
-        let candidates = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: policy.batchFiles) }
-        let listed = Self.prefix(of: candidates, freeing: budget)
-        for candidate in listed { tally.add(note(kind, relativePath: candidate.relativePath, bytes: candidate.size)) }
-        return listed.last
+    /// The least recently used rows (then by id) that together free `budget` bytes (the last one reaching
+    /// it included), in row order, and the rule that still takes them later; nil when there are none.
+    private func leastRecentlyUsed(
+        freeing budget: Int64, skipping: RemovalRule?
+    ) throws(MaintenanceError) -> (ids: [Int64], rule: RemovalRule)? {
+        var walk = LeastRecentlyUsedWalk(skipping: skipping)
+        var ids: [Int64] = []
+        var freed: Int64 = 0
+        while freed < budget {
+            let page = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: Self.walkPage) }
+            for candidate in Self.prefix(of: page, freeing: budget - freed) {
+                ids.append(candidate.id)
+                freed += candidate.size
+                walk.cursor = candidate
+            }
+            guard page.count == Self.walkPage else { break }
+        }
+        guard let last = walk.cursor else { return nil }
+        return (ids.sorted(), .usedNoLaterThan(last))
     }
 
-    /// The leading candidates that free `budget` bytes (the last one reaching it included); all when nil.
-    static func prefix(of candidates: [RemovalCandidate], freeing budget: Int64?) -> ArraySlice<RemovalCandidate> {
-        guard let budget else { return candidates[...] }
+    /// Rows a least-recently-used walk reads at a time.
+    static let walkPage = 10_000
+
+    /// Removes the rows `ids` that `rule` still takes (a dry run lists them), a batch at a time in row
+    /// order: rows in the order they were first stored, whose deletes then share the table's pages, and
+    /// whose files were created one after the other in each folder (nearby inodes and blocks).
+    private mutating func remove(
+        _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
+    ) throws(MaintenanceError) {
+        var next = ids.startIndex
+        while next < ids.endIndex {
+            let batch = ids[next..<min(ids.endIndex, next + (dryRun ? policy.batchFiles : batchLimit))]
+            if dryRun {
+                try listBatch(batch, as: kind, tally: &tally)
+            } else {
+                try removeBatch(batch, while: rule, as: kind, tally: &tally)
+            }
+            next = batch.endIndex
+        }
+    }
+
+    /// A dry run's batch: tells of the rows `ids` as if they were removed.
+    private func listBatch(_ ids: ArraySlice<Int64>, as kind: CleanItem.Kind, tally: inout CleanTally) throws(MaintenanceError) {
+        let candidates = try wrap { () throws(CacheError) in try cache.index.candidates(ids: ids) }
+        for candidate in candidates { tally.add(note(kind, relativePath: candidate.relativePath, bytes: candidate.size)) }
+    }
+
+    /// The leading candidates that free `budget` bytes (the last one reaching it included).
+    static func prefix(of candidates: [RemovalCandidate], freeing budget: Int64) -> ArraySlice<RemovalCandidate> {
         var freed: Int64 = 0
         var count = 0
         while count < candidates.count && freed < budget {

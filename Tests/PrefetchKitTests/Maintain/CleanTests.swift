@@ -46,41 +46,92 @@ import Testing
         }
     }
 
-    @Test func trimRemovesLeastRecentlyUsedFirstDownToTheLowWaterMark() throws {
+    @Test func trimRemovesTheLeastRecentlyUsedDownToTheLowWaterMark() throws {
         try withCacheTestFolder { folder in
-            // Given ten entries of 1,000 bytes, used in a known order (entry 0 longest ago)
+            // Given ten entries of 1,000 bytes, used in the reverse of the order they were stored in
+            // (entry 9 longest ago)
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 10, length: { _ in 992 })
             let now = Date()
-            for (number, key) in keys.enumerated() {
-                let used = now.addingTimeInterval(Double(number - 20) * 60)
-                try setClocks(cache, key: key, fetched: used, modified: used, accessed: used)
-            }
+            try setAllClocks(cache, keys: keys) { now.addingTimeInterval(Double(-20 - $0) * 60) }
 
             // When the cap is 8,000 bytes and trim_to 0.5
             var order: [String] = []
             let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 8_000, trimTo: 0.5))
                 .run(now: now, onItem: { if $0.kind == .trimmed { order.append($0.relativePath) } })
 
-            // Then the six least recently used go, oldest first, leaving 4,000 bytes (the low-water mark)
-            #expect(order == keys.prefix(6).map(cache.relativePath(forKey:)))
+            // Then the six least recently used go, in the order they were stored, leaving 4,000 bytes
+            // (the low-water mark)
+            #expect(order == keys[4...].map(cache.relativePath(forKey:)))
             #expect(report.trimmed == CleanTally(entries: 6, bytes: 6_000))
             #expect(try cache.index.totalBytes() == 4_000)
-            #expect(try indexedPaths(cache) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
-            #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))
+            #expect(try indexedPaths(cache) == Set(keys.prefix(4).map(cache.relativePath(forKey:))))
+            #expect(Set(try scanFiles(cache).keys) == Set(keys.prefix(4).map(cache.relativePath(forKey:))))
         }
     }
 
-    @Test func batchesOutOfTimeStillExpireEverythingAndTrimOldestFirst() throws {
+    @Test func anEntryUsedAfterTheCleanListedItForExpiryIsKept() throws {
+        try withCacheTestFolder { folder in
+            // Given six entries unused for a month
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 6, length: { _ in 992 })
+            let now = Date()
+            let old = now.addingTimeInterval(-30 * day)
+            for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+
+            // When a clean in batches of two expires them, and the last entry is used (by a run) while it
+            // removes the first batch
+            var policy = testPolicy(maxAge: 7 * day)
+            policy.batchFiles = 2
+            var expired: [String] = []
+            let report = try CacheCleaner(cache, policy: policy).run(now: now, onItem: { item in
+                if expired.isEmpty { try? setClocks(cache, key: keys[5], fetched: old, modified: old, accessed: now) }
+                expired.append(item.relativePath)
+            })
+
+            // Then the used entry stays, file and row; the other five went
+            #expect(expired == keys.prefix(5).map(cache.relativePath(forKey:)))
+            #expect(report.expired == CleanTally(entries: 5, bytes: 5_000))
+            #expect(try indexedPaths(cache) == [cache.relativePath(forKey: keys[5])])
+            #expect(Set(try scanFiles(cache).keys) == [cache.relativePath(forKey: keys[5])])
+        }
+    }
+
+    @Test func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes() throws {
+        try withCacheTestFolder { folder in
+            // Given ten entries of 1,000 bytes used in the order they were stored (entry 0 longest ago)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 10, length: { _ in 992 })
+            let now = Date()
+            try setAllClocks(cache, keys: keys) { now.addingTimeInterval(Double($0 - 20) * 60) }
+
+            // When a trim to 4,000 bytes in batches of two runs, and entry 3 (among the six it listed)
+            // is used while it removes the first batch
+            var policy = testPolicy(maxSize: 8_000, trimTo: 0.5)
+            policy.batchFiles = 2
+            var trimmed: [String] = []
+            let report = try CacheCleaner(cache, policy: policy).run(now: now, onItem: { item in
+                if trimmed.isEmpty { try? setClocks(cache, key: keys[3], fetched: now, modified: now, accessed: now) }
+                trimmed.append(item.relativePath)
+            })
+
+            // Then entry 3 stays, and the trim still reaches the low-water mark by taking entry 6 next
+            let gone = [0, 1, 2, 4, 5, 6].map { cache.relativePath(forKey: keys[$0]) }
+            #expect(trimmed == gone)
+            #expect(report.trimmed == CleanTally(entries: 6, bytes: 6_000))
+            let left = Set([3, 7, 8, 9].map { cache.relativePath(forKey: keys[$0]) })
+            #expect(try indexedPaths(cache) == left)
+            #expect(Set(try scanFiles(cache).keys) == left)
+        }
+    }
+
+    @Test func batchesOutOfTimeStillExpireEverythingAndTrimTheLeastRecentlyUsed() throws {
         try withCacheTestFolder { folder in
             // Given 30 entries of 1,000 bytes unused for a month, then 10 more used in a known order
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 40, length: { _ in 992 })
             let now = Date()
-            for (number, key) in keys.enumerated() {
-                let used = number < 30 ? now.addingTimeInterval(-30 * day) : now.addingTimeInterval(Double(number - 50) * 60)
-                try setClocks(cache, key: key, fetched: used, modified: used, accessed: used)
-            }
+            try setAllClocks(cache, keys: keys) { $0 < 30 ? now.addingTimeInterval(-30 * day) : now.addingTimeInterval(Double($0 - 50) * 60) }
 
             // When a clean whose batches have no time at all expires and trims to 4,000 bytes
             var policy = testPolicy(maxAge: 7 * day, maxSize: 8_000, trimTo: 0.5)
@@ -89,7 +140,7 @@ import Testing
             let report = try CacheCleaner(cache, policy: policy)
                 .run(now: now, onItem: { if $0.kind == .trimmed { trimmed.append($0.relativePath) } })
 
-            // Then every expired entry went, the six least recently used next, oldest first
+            // Then every expired entry went, the six least recently used next
             #expect(report.expired == CleanTally(entries: 30, bytes: 30_000))
             #expect(trimmed == keys[30..<36].map(cache.relativePath(forKey:)))
             #expect(Set(try scanFiles(cache).keys) == Set(keys.suffix(4).map(cache.relativePath(forKey:))))

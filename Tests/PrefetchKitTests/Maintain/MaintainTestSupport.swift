@@ -26,6 +26,13 @@ func setClocks(
     try setFileTime(cache.root + "/" + relativePath, modified)
 }
 
+/// Sets all three clocks of the entry `keys[number]` to `when(number)`, for every number.
+func setAllClocks(_ cache: DiskCache, keys: [String], when: (Int) -> Date) throws {
+    for (number, key) in keys.enumerated() {
+        try setClocks(cache, key: key, fetched: when(number), modified: when(number), accessed: when(number))
+    }
+}
+
 func setFileTime(_ path: String, _ date: Date) throws {
     let seconds = Int(date.timeIntervalSince1970)
     var times = [timeval(tv_sec: seconds, tv_usec: 0), timeval(tv_sec: seconds, tv_usec: 0)]

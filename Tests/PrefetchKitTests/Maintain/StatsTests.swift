@@ -245,6 +245,32 @@ import Testing
         }
     }
 
+    @Test func aVersionFiveIndexLosesItsModificationIndexAndStillExpiresByModification() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 5 wrote it: an index on modified_at
+            let keys = try fillIndex(in: folder, count: 4, thenAsSchema: "5", sql: "CREATE INDEX entries_modified_at ON entries(modified_at);")
+
+            // When it is opened again and a clean expires by modification
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let now = Date()
+            let old = now.addingTimeInterval(-30 * 86_400)
+            try setClocks(cache, key: keys[1], fetched: now, modified: old, accessed: now)
+            let report = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * 86_400, expireBy: .modification)).run(now: now)
+
+            // Then the index on modified_at is gone, the others stay, and the entry modified long ago went
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            let indexes = try cache.index.withConnection { connection throws(CacheError) in
+                try connection.query(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND sql IS NOT NULL ORDER BY name", []
+                ) { $0.text(0) ?? "" }
+            }
+            #expect(indexes == ["entries_accessed_at", "entries_fetched_at"])
+            #expect(report.expired.entries == 1)
+            #expect(try indexedPaths(cache) == Set([0, 2, 3].map { cache.relativePath(forKey: keys[$0]) }))
+        }
+    }
+
     /// Fills a new cache in `folder` with `count` entries, then runs `sql` on its index and marks it as
     /// written by schema `version`, as an older prefetchd would have left it; returns the keys.
     private func fillIndex(in folder: String, count: Int, thenAsSchema version: String, sql: String) throws -> [String] {
