@@ -11,6 +11,14 @@ int pf_open_flag_tmpfile(void) {
 #endif
 }
 
+int pf_open_flag_path(void) {
+#ifdef O_PATH
+    return O_PATH;
+#else
+    return 0;
+#endif
+}
+
 int pf_sched_policy_batch(void) {
 #ifdef SCHED_BATCH
     return SCHED_BATCH;

@@ -2,8 +2,10 @@
 #define PREFETCHD_SHIMS_SYSTEM_H
 
 /* Linux constants Swift does not import: O_TMPFILE is built from two macros whose values differ by
-   architecture, SCHED_BATCH needs _GNU_SOURCE. 0 / -1 where the C library does not define them. */
+   architecture, O_PATH and SCHED_BATCH need _GNU_SOURCE. 0 / -1 where the C library does not define
+   them. */
 int pf_open_flag_tmpfile(void);
+int pf_open_flag_path(void);
 int pf_sched_policy_batch(void);
 
 #endif

@@ -5,11 +5,11 @@ import Foundation
 /// killed at any point.
 ///
 /// Removal, file first: inside one short write transaction per batch (the lock every store holds while
-/// it puts a body in and writes its row), the rows due are listed in a journal, their files renamed
-/// aside and the rows deleted in one statement; after the commit the aside files are unlinked while
-/// the next batch runs, then the journal goes. A crash leaves rows whose files are set aside and aside
-/// files, all named in a journal; the next clean finishes those first. No order of events loses a
-/// file that still has a row, or leaves a half-written file under a final name.
+/// it puts a body in and writes its row), the rows due are read again and listed in a journal, their
+/// files unlinked (held open) and the rows deleted in one statement; after the commit the journal goes
+/// and the files are closed, which frees them, while the next batch runs. A crash leaves at most rows
+/// whose files are gone, all named in a journal; the next clean drops those first. No order of events
+/// loses a file that still has a row, or leaves a half-written file under a final name.
 public struct CacheCleaner: Sendable {
     public let cache: DiskCache
     public let policy: CleanPolicy
@@ -42,7 +42,7 @@ public struct CacheCleaner: Sendable {
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem,
-                             remover: FileRemoval(threads: policy.unlinkThreads), batchLimit: policy.batchFiles)
+                             remover: FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles), batchLimit: policy.batchFiles)
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {
             try pass.expire(into: &report)
@@ -52,7 +52,7 @@ public struct CacheCleaner: Sendable {
             try pass.trim(into: &report)
             log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
         }
-        if !dryRun { try pass.settleRemovals() }
+        if !dryRun { pass.settleRemovals() }
         try pass.sweepTemp(into: &report)
         try pass.sweepOrphans(into: &report)
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "

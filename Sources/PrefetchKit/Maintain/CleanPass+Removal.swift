@@ -1,18 +1,18 @@
 import Foundation
 
-/// Removing entries: one short write transaction per batch; files set aside under the index's write
-/// lock, unlinked after it.
+/// Removing entries: one short write transaction per batch; files unlinked under the index's write
+/// lock, freed after it.
 ///
 /// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
-/// picks its rows inside the transaction, writes their paths to its journal, renames the files aside
-/// (`FileRemoval.asideName`, in their own folders) while it deletes the rows, and commits. The aside
-/// files are unlinked on other threads while the next batch runs (a store after the commit finds the
-/// entry's name free and can only put a new body there); their journal goes once they are gone.
-/// A clean killed at any point leaves at most: rows whose files were set aside (the transaction did
-/// not commit) and aside files, all named in a journal; the next clean drops exactly those rows and
-/// unlinks exactly those files.
+/// reads its rows inside the transaction, writes their paths to its journal, unlinks the files (held
+/// open, `FileRemoval.detach`) while it deletes the rows, commits, and removes its journal. The
+/// descriptors are closed, which frees the files' blocks, on other threads while the next batch runs
+/// (a store after the commit finds the entry's name free and can only put a new body there).
+/// A clean killed at any point leaves at most rows whose files it unlinked (the transaction did not
+/// commit), all named in a journal; the next clean drops exactly those rows. The kernel frees the
+/// unlinked files when it closes a killed clean's descriptors.
 extension CleanPass {
     /// Journals are `tmp/clean-removing-<batch>.journal`: one relative path a line.
     static let journalPrefix = "clean-removing"
@@ -25,7 +25,7 @@ extension CleanPass {
     /// Removes those of the rows `ids` that `rule` still takes.
     ///
     /// The rows are read inside the write transaction (so they are as committed, and stay so until it
-    /// ends), and deleted while the files are set aside (after the journal names them). `batchLimit`
+    /// ends), and deleted while the files are unlinked (after the journal names them). `batchLimit`
     /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
     /// slower batch, doubled (up to `policy.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
@@ -35,21 +35,21 @@ extension CleanPass {
         let root = cache.root
         let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
         batchNumber += 1
+        var descriptors: [Int32] = []
         let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
             try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
                 let due = try transaction.candidates(ids: ids, where: rule)
                 guard !due.isEmpty else { return [] }
                 try Self.writeJournal(due.map(\.relativePath), to: journal)
-                try remover.setAside(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
                     try transaction.deleteEntries(ids: due.map(\.id))
                 }
                 return due
             }
         }
         let elapsed = Date().timeIntervalSince(started)
-        if !removed.isEmpty {
-            try wrap { () throws(CacheError) in try remover.unlinkLater(removed.map { root + "/" + $0.relativePath }, journal: journal) }
-        }
+        if !removed.isEmpty { unlink(journal) }
+        remover.releaseLater(descriptors)
         for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
@@ -58,14 +58,14 @@ extension CleanPass {
         }
     }
 
-    /// Waits until the files of every removed batch are unlinked and their journals gone.
-    func settleRemovals() throws(MaintenanceError) {
-        try wrap { () throws(CacheError) in try remover.settle() }
+    /// Waits until the files of every removed batch are freed.
+    func settleRemovals() {
+        remover.settle()
     }
 
-    /// Finishes the removals a killed clean left half done, journal by journal: each file it set aside
-    /// is unlinked, and each entry it names whose file is gone loses its row too (one whose file is
-    /// there, not yet set aside or stored anew, is kept).
+    /// Finishes the removals a killed clean left half done, journal by journal: each entry it names
+    /// whose file is gone loses its row (one whose file is there, not yet reached or stored anew, is
+    /// kept); a file an earlier version set aside under `FileRemoval.asideName` is unlinked.
     mutating func finishInterruptedRemovals(into report: inout CleanReport) throws(MaintenanceError) {
         let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.tempFolder) }
         for name in names.sorted() where Self.isJournal(name) {

@@ -21,8 +21,8 @@ public struct CleanPolicy: Sendable, Equatable {
     /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch
     /// and grows back after a quick one, so a concurrent run waits about that long for the index.
     public var batchTime: TimeInterval
-    /// Threads setting a batch's files aside, and as many unlinking them after it: 4 (on a disk mounted
-    /// with `discard` an unlink waits on the device; four in flight took 40 % of the time of one after
+    /// Threads unlinking a batch's files, and as many freeing them after it: 4 (on a disk mounted with
+    /// `discard` freeing a file waits on the device; four in flight took 40 % of the time of one after
     /// the other, more hardly less; see `FileRemoval`).
     public var unlinkThreads: Int
     /// The orphan sweep (files without rows, rows without files) visits 1/`orphanSweepRounds` of the

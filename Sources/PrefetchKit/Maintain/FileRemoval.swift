@@ -1,39 +1,55 @@
+internal import CShims
 import Foundation
 import Synchronization
 
 /// Removes a clean's files in two steps, each on a few threads of its own. Inside a batch's write
-/// transaction each file is renamed aside within its folder (`asideName`): a rename frees nothing, so
-/// it is quick, and it takes the file from under its entry's name before the lock is let go. After the
-/// commit the aside files are unlinked on other threads while the next batch runs; an unlink waits on
-/// the device on a disk mounted with `discard`, and these waits no longer hold the index's lock.
-/// The aside files of consecutive batches are gathered into groups of about `groupFiles`, and at
-/// most one group's unlinks are in flight: submitting a group first waits for the one before.
+/// transaction each file is opened (`O_PATH`: no read, just a reference to its inode) and unlinked: its
+/// name is gone before the index's lock is let go, but its inode and blocks live on while the
+/// descriptor is open. After the commit the descriptors are closed on other threads while the next
+/// batch runs, and the last close frees the blocks; on a disk mounted with `discard` that waits on the
+/// device, and these waits no longer hold the index's lock. If the process dies first, the kernel closes
+/// the descriptors and frees the files all the same: nothing is left under another name.
+/// The descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most
+/// one group's closes are in flight: submitting a group first waits for the one before.
 ///
-/// Measured on this project's machine (60,000 of an 80,000-entry cache's files, bench/maintain/RESULTS.md):
-/// unlinks on four threads took 121 µs a file in random order and 81 µs on path-sorted runs, against
-/// 316 and 216 µs on one thread; so a group's paths are sorted and cut into contiguous runs, and a
-/// group is large enough that a run holds many files of each of its folders.
+/// Measured on this project's machine (perf of a clean of a 1,000,000-entry cache, 680,000 files
+/// removed): renaming each file aside within its folder and unlinking the aside name later cost 12 % and
+/// 23 % of all samples; the dentry work of a rename (two lookups, an insert and a delete in a
+/// directory of thousands) is what opening and unlinking in place saves.
 final class FileRemoval: Sendable {
     private let width: Int
-    private let asides: WorkerPool
-    private let unlinks: WorkerPool
-    /// The journals of the group whose unlinks are in flight, and their first failure.
-    private let pending = Mutex<(journals: [String], failure: CacheError?)>(([], nil))
-    /// The batches gathered for the next group: their paths and journals.
-    private let gathered = Mutex<(paths: [String], journals: [String])>(([], []))
+    private let detaching: WorkerPool
+    private let releasing: WorkerPool
+    /// The descriptors gathered for the next group.
+    private let gathered = Mutex<[Int32]>([])
+    /// Descriptors a group of closes gathers before it is submitted (the last one may be smaller).
+    let groupFiles: Int
 
-    /// Files a group of unlinks gathers before it is submitted (the last one may be smaller).
-    static let groupFiles = 16_384
-
-    init(threads: Int) {
+    /// At most 16,384 descriptors a group, fewer when the open-file limit (raised to its hard limit
+    /// first) would not hold two groups and a batch beside what the process has open.
+    init(threads: Int, batchFiles: Int) {
         width = max(1, threads)
-        asides = WorkerPool(name: "prefetchd.aside", width: width)
-        unlinks = WorkerPool(name: "prefetchd.unlink", width: width)
+        detaching = WorkerPool(name: "prefetchd.detach", width: width)
+        releasing = WorkerPool(name: "prefetchd.release", width: width)
+        let limit = Self.raiseOpenFileLimit()
+        groupFiles = max(1, min(16_384, (limit - 256 - batchFiles) / 2))
     }
 
-    /// The name a file is renamed to before it is unlinked: in its own folder, hidden, and not a cache
-    /// file name, so neither a rescan nor the orphan sweep takes it for an entry.
-    /// Built from the path's UTF-8 bytes: Character-based slicing cost 7 % of a clean's CPU.
+    /// The soft limit on open files, raised to the hard limit when it is lower.
+    private static func raiseOpenFileLimit() -> Int {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
+        if limits.rlim_cur < limits.rlim_max {
+            var raised = limits
+            raised.rlim_cur = limits.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
+        }
+        return Int(clamping: limits.rlim_cur)
+    }
+
+    /// The name earlier versions of prefetchd renamed a file to before unlinking it: in its own folder,
+    /// hidden, and not a cache file name. A journal left by such a clean may name files set aside so.
+    /// Built from the path's UTF-8 bytes.
     static func asideName(_ path: String) -> String {
         var path = path
         return path.withUTF8 { bytes in
@@ -49,81 +65,89 @@ final class FileRemoval: Sendable {
 
     static let asidePrefix = ".removing."
 
-    /// Renames every one of `paths` to its aside name (one already absent counts as done) on the aside
-    /// threads while `work` runs on the calling thread; returns when both are done. Throws `work`'s
-    /// error, else the first rename failure other than "not there".
-    func setAside(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) {
-        let failure = Mutex<CacheError?>(nil)
-        distribute(paths, on: asides) { path in
-            guard rename(path, Self.asideName(path)) != 0, errno != ENOENT else { return true }
-            let error = CacheError.fromErrno("rename", path)
-            failure.withLock { $0 = $0 ?? error }
-            return false
-        }
-        let workResult = Result { () throws(CacheError) in try work() }
-        asides.waitUntilIdle()
-        try workResult.get()
-        if let error = failure.withLock({ $0 }) { throw error }
-    }
+    /// `O_PATH`: a descriptor that only holds the file (no read access needed, no open file ops run).
+    private static let pathOnly = pf_open_flag_path()
 
-    /// Gathers the aside files of `paths` for unlinking on the unlink threads, and returns; `journal`
-    /// (the batch's, naming them) is removed once they are gone. A full group is submitted, after the
-    /// group before it has settled.
-    func unlinkLater(_ paths: [String], journal: String) throws(CacheError) {
-        let full = gathered.withLock { gathered in
-            gathered.paths += paths
-            gathered.journals.append(journal)
-            return gathered.paths.count >= Self.groupFiles
-        }
-        if full { try submitGathered() }
-    }
-
-    /// Submits what is gathered and waits until every unlink is done and its journal gone; on a
-    /// failure the journals stay for the next clean, and the failure is thrown.
-    func settle() throws(CacheError) {
-        try submitGathered()
-        try settleSubmitted()
-    }
-
-    private func submitGathered() throws(CacheError) {
-        let group = gathered.withLock { gathered in
-            defer { gathered = ([], []) }
-            return gathered
-        }
-        guard !group.journals.isEmpty else { return }
-        try settleSubmitted()
-        pending.withLock { $0.journals = group.journals }
-        distribute(group.paths, on: unlinks) { [self] path in
-            let aside = Self.asideName(path)
-            guard unlink(aside) != 0, errno != ENOENT else { return true }
-            let error = CacheError.fromErrno("remove", aside)
-            pending.withLock { $0.failure = $0.failure ?? error }
-            return false
-        }
-    }
-
-    /// Waits for the group in flight and removes its journals (unless an unlink failed: then throws).
-    private func settleSubmitted() throws(CacheError) {
-        unlinks.waitUntilIdle()
-        let (journals, failure) = pending.withLock { state in
-            defer { state = ([], nil) }
-            return state
-        }
-        if let failure { throw failure }
-        for journal in journals { unlink(journal) }
-    }
-
-    /// Sorts `paths` and submits them to `pool` in `runsPerThread` contiguous runs a thread, so each
-    /// thread works through a few folders at a time; a run stops at the first path `operation` fails on.
-    private func distribute(_ paths: [String], on pool: WorkerPool, _ operation: @escaping @Sendable (String) -> Bool) {
-        let sorted = paths.sorted()
-        let runs = min(width * Self.runsPerThread, sorted.count)
-        for number in 0..<runs {
-            let run = sorted[(number * sorted.count / runs)..<((number + 1) * sorted.count / runs)]
-            pool.submit {
-                for path in run where !operation(path) { return }
+    /// Opens and unlinks every one of `paths` (one already absent counts as done) on the detaching
+    /// threads while `work` runs on the calling thread; returns, when both are done, the descriptors
+    /// that keep the unlinked files' inodes, for `releaseLater`. Throws `work`'s error, else the first
+    /// failure other than "not there" (closing every descriptor first).
+    func detach(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) -> [Int32] {
+        let state = Mutex<(descriptors: [Int32], failure: CacheError?)>(([], nil))
+        for run in runs(of: paths.sorted()) {
+            detaching.submit {
+                var descriptors: [Int32] = []
+                descriptors.reserveCapacity(run.count)
+                var failure: CacheError?
+                for path in run {
+                    let descriptor = open(path, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+                    if descriptor < 0 {
+                        if errno == ENOENT { continue }
+                        failure = CacheError.fromErrno("open", path)
+                        break
+                    }
+                    descriptors.append(descriptor)
+                    if unlink(path) != 0 && errno != ENOENT {
+                        failure = CacheError.fromErrno("remove", path)
+                        break
+                    }
+                }
+                state.withLock { state in
+                    state.descriptors += descriptors
+                    if let failure { state.failure = state.failure ?? failure }
+                }
             }
         }
+        let workResult = Result { () throws(CacheError) in try work() }
+        detaching.waitUntilIdle()
+        let (descriptors, failure) = state.withLock { $0 }
+        do throws(CacheError) {
+            try workResult.get()
+            if let failure { throw failure }
+        } catch {
+            for descriptor in descriptors { close(descriptor) }
+            throw error
+        }
+        return descriptors
+    }
+
+    /// Gathers `descriptors` for closing on the releasing threads, and returns. A full group is
+    /// submitted, after the group before it has been closed.
+    func releaseLater(_ descriptors: [Int32]) {
+        let group = gathered.withLock { gathered -> [Int32]? in
+            gathered += descriptors
+            guard gathered.count >= groupFiles else { return nil }
+            defer { gathered = [] }
+            return gathered
+        }
+        if let group { submit(group) }
+    }
+
+    /// Closes what is gathered and waits until every submitted descriptor is closed (its file freed).
+    func settle() {
+        submit(gathered.withLock { gathered in
+            defer { gathered = [] }
+            return gathered
+        })
+        releasing.waitUntilIdle()
+    }
+
+    /// Waits for the group in flight, then shares `group` out among the releasing threads in
+    /// contiguous runs, in the order the files were detached (by path within each batch).
+    private func submit(_ group: [Int32]) {
+        releasing.waitUntilIdle()
+        for run in runs(of: group) {
+            releasing.submit {
+                for descriptor in run { close(descriptor) }
+            }
+        }
+    }
+
+    /// `items` cut into `runsPerThread` contiguous runs a thread, so each thread works through a few
+    /// folders at a time.
+    private func runs<Item>(of items: [Item]) -> [ArraySlice<Item>] {
+        let count = min(width * Self.runsPerThread, items.count)
+        return (0..<count).map { number in items[(number * items.count / count)..<((number + 1) * items.count / count)] }
     }
 
     /// Runs per thread and group: enough that a thread slowed by its device waits does not hold up the
