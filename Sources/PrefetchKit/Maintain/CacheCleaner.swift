@@ -41,8 +41,8 @@ public struct CacheCleaner: Sendable {
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
-        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem,
-                             remover: FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles), batchLimit: policy.batchFiles)
+        let remover = FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles)
+        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover, batchLimit: remover.batchFiles)
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {
             try pass.expire(into: &report)

@@ -27,7 +27,7 @@ extension CleanPass {
     /// The rows are read inside the write transaction (so they are as committed, and stay so until it
     /// ends), and deleted while the files are unlinked (after the journal names them). `batchLimit`
     /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
-    /// slower batch, doubled (up to `policy.batchFiles`) after one that took less than half of it.
+    /// slower batch, doubled (up to `remover.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
         _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {
@@ -54,7 +54,7 @@ extension CleanPass {
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
         } else if elapsed < policy.batchTime / 2 {
-            batchLimit = min(policy.batchFiles, batchLimit * 2)
+            batchLimit = min(remover.batchFiles, batchLimit * 2)
         }
     }
 

@@ -24,15 +24,20 @@ final class FileRemoval: Sendable {
     private let gathered = Mutex<[Int32]>([])
     /// Descriptors a group of closes gathers before it is submitted (the last one may be smaller).
     let groupFiles: Int
+    /// The most files a batch may detach: the policy's `batchFiles`, or fewer under a low open-file limit.
+    let batchFiles: Int
 
-    /// At most 16,384 descriptors a group, fewer when the open-file limit (raised to its hard limit
-    /// first) would not hold two groups and a batch beside what the process has open.
+    /// Sizes batches and groups to the open-file limit (raised to its hard limit first), less 256 for
+    /// what the process has open: a batch being detached, the group gathering, and the group being
+    /// closed with the last batch that filled it must fit, so two batches and two groups. At most
+    /// 16,384 descriptors a group.
     init(threads: Int, batchFiles: Int) {
         width = max(1, threads)
         detaching = WorkerPool(name: "prefetchd.detach", width: width)
         releasing = WorkerPool(name: "prefetchd.release", width: width)
-        let limit = Self.raiseOpenFileLimit()
-        groupFiles = max(1, min(16_384, (limit - 256 - batchFiles) / 2))
+        let available = max(16, Self.raiseOpenFileLimit() - 256)
+        self.batchFiles = max(1, min(batchFiles, available / 4))
+        groupFiles = max(1, min(16_384, (available - 2 * self.batchFiles) / 2))
     }
 
     /// The soft limit on open files, raised to the hard limit when it is lower.

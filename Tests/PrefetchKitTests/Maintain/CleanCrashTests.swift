@@ -112,6 +112,31 @@ import Testing
         }
     }
 
+    @Test func aCleanUnderALowOpenFileLimitRemovesEverythingDue() throws {
+        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
+        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
+        try withCacheTestFolder { folder in
+            // Given 1,500 entries unused for a month
+            try run(filler, [folder, "1500", "0"])
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            try cache.index.withConnection { connection throws(CacheError) in
+                try connection.write("UPDATE entries SET accessed_at = accessed_at - 30 * 86400", [])
+            }
+            try cache.flush()
+
+            // When a clean that expires them runs with at most 300 open files (each file it removes is
+            // held open until its batch commits)
+            try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -n 300 && exec \"$0\" clean --cache \"$1\" --max-age 7d",
+                                                      prefetchd.path, folder])
+
+            // Then every entry and file is gone
+            let reopened = try DiskCache.open(at: folder, layout: .native)
+            #expect(try reopened.index.entryCount() == 0)
+            #expect(try scanFiles(reopened).isEmpty)
+            #expect(try CacheChecker(reopened, staleTempAge: 0).check().isEmpty)
+        }
+    }
+
     private func run(_ executable: URL, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = executable
