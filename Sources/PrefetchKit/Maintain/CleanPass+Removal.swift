@@ -37,7 +37,10 @@ extension CleanPass {
         batchNumber += 1
         var descriptors: [Int32] = []
         let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
-            try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
+            // An attempt whose commit failed unlinked its files already; they are freed like the rest.
+            remover.releaseLater(descriptors)
+            descriptors = []
+            return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
                 let due = try transaction.candidates(ids: ids, where: rule)
                 guard !due.isEmpty else { return [] }
                 try Self.writeJournal(due.map(\.relativePath), to: journal)
