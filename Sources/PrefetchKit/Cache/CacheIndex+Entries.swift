@@ -88,7 +88,7 @@ extension CacheIndex {
         }
     }
 
-    /// Entries oldest first by `clock`, at most `limit` of them (all when nil); clean walks these in batches.
+    /// Entries oldest first by `clock`, at most `limit` of them (all when nil).
     public func oldestEntries(by clock: ExpiryClock, limit: Int? = nil) throws(CacheError) -> [CacheEntry] {
         let column = switch clock {
         case .access: "accessed_at"

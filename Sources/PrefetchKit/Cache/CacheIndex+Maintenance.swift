@@ -17,8 +17,9 @@ struct RemovalCandidate: Sendable {
 }
 
 /// Which rows a removal step takes: a condition on the entries table, checked when the step lists its
-/// rows and again inside each batch's write transaction, so a row that a run used or stored anew in
-/// between is kept.
+/// rows and again inside each batch's write transaction, so a row whose clock a run moved in between is
+/// kept (a use moves the last access; a revalidation or a new body, the modification time; the first
+/// fetch never moves).
 struct RemovalRule: Sendable {
     let condition: String
     let values: [IndexValue]
@@ -138,9 +139,9 @@ struct MaintenanceTransaction {
         ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
-    /// Those of the rows `ids` that `rule` still takes, in row order; inside the transaction nothing
-    /// changes them before it ends.
-    func candidates(ids: ArraySlice<Int64>, where rule: RemovalRule) throws(CacheError) -> [RemovalCandidate] {
+    /// Those of the rows `ids` that `rule` still takes (all of them when nil), in row order; inside the
+    /// transaction nothing changes them before it ends.
+    func candidates(ids: ArraySlice<Int64>, where rule: RemovalRule?) throws(CacheError) -> [RemovalCandidate] {
         try connection.candidates(ids: ids, where: rule)
     }
 
@@ -191,7 +192,7 @@ extension IndexConnection {
             values += [.real(cursor.accessedAt), .real(cursor.accessedAt), .integer(cursor.id)]
         }
         if let skipping = walk.skipping {
-            conditions.append("NOT \(skipping.condition)")
+            conditions.append("NOT (\(skipping.condition))")
             values += skipping.values
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")

@@ -42,6 +42,7 @@ public struct CacheCleaner: Sendable {
         var report = CleanReport(dryRun: dryRun)
         report.bytesBefore = try currentBytes()
         let remover = FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles)
+        defer { remover.settle() }  // on a failure too: the files already unlinked are freed
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover, batchLimit: remover.batchFiles)
         try pass.finishInterruptedRemovals(into: &report)
         if policy.maxAge > 0 {

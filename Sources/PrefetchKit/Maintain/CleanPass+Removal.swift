@@ -36,19 +36,33 @@ extension CleanPass {
         let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
         batchNumber += 1
         var descriptors: [Int32] = []
-        let removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
-            // An attempt whose commit failed unlinked its files already; they are freed like the rest.
-            remover.releaseLater(descriptors)
-            descriptors = []
-            return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
-                let due = try transaction.candidates(ids: ids, where: rule)
-                guard !due.isEmpty else { return [] }
-                try Self.writeJournal(due.map(\.relativePath), to: journal)
-                descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
-                    try transaction.deleteEntries(ids: due.map(\.id))
+        // Rows an attempt whose commit failed had unlinked the files of: they go on the next attempt
+        // whatever the rule says then, if their files are gone.
+        var attempted: [Int64] = []
+        let removed: [RemovalCandidate]
+        do throws(MaintenanceError) {
+            removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
+                remover.releaseLater(descriptors)
+                descriptors = []
+                return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
+                    var due = try transaction.candidates(ids: ids, where: rule)
+                    if !attempted.isEmpty {
+                        let taken = Set(due.map(\.id))
+                        due += try transaction.candidates(ids: attempted.filter { !taken.contains($0) }[...], where: nil)
+                            .filter { Self.fileIsGone(root + "/" + $0.relativePath) }
+                    }
+                    guard !due.isEmpty else { return [] }
+                    try Self.writeJournal(due.map(\.relativePath), to: journal)
+                    attempted = due.map(\.id)
+                    descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                        try transaction.deleteEntries(ids: due.map(\.id))
+                    }
+                    return due
                 }
-                return due
             }
+        } catch {
+            remover.releaseLater(descriptors)
+            throw error
         }
         let elapsed = Date().timeIntervalSince(started)
         if !removed.isEmpty { unlink(journal) }
@@ -81,10 +95,7 @@ extension CleanPass {
         let paths = String(decoding: contents, as: UTF8.self).split(separator: "\n").map(String.init)
         var dropped: [CacheEntry] = []
         let root = cache.root
-        let isGone = { (relativePath: String) -> Bool in
-            var info = stat()
-            return stat(root + "/" + relativePath, &info) != 0
-        }
+        let isGone = { (relativePath: String) in Self.fileIsGone(root + "/" + relativePath) }
         if dryRun {
             for relativePath in paths where isGone(relativePath) {
                 if let row = try wrap({ () throws(CacheError) in try cache.index.entry(relativePath: relativePath) }) {
@@ -111,6 +122,11 @@ extension CleanPass {
             report.missingFiles.add(note(.abandonedRemoval, relativePath: entry.relativePath, bytes: entry.size))
         }
         if !dryRun { unlink(journal) }
+    }
+
+    static func fileIsGone(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) != 0
     }
 
     private static func writeJournal(_ relativePaths: [String], to path: String) throws(CacheError) {

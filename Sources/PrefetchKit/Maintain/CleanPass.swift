@@ -6,7 +6,7 @@ struct CleanPass {
     let dryRun: Bool
     let now: Date
     let onItem: (CleanItem) -> Void
-    /// The threads that set each batch's files aside and unlink them after it.
+    /// The threads that unlink each batch's files and free them after it.
     let remover: FileRemoval
     /// The most files the next batch removes (see `removeBatch`).
     var batchLimit: Int
@@ -27,7 +27,8 @@ struct CleanPass {
 
     /// Step 2: while over max_size, remove the least recently used entries that bring it down to
     /// trim_to × max_size. A run may use or store entries meanwhile; the total is read again after each
-    /// round, and another round takes the next least recently used while it is still over.
+    /// round, and another round takes the next least recently used while it is still over. A round that
+    /// removed nothing (every row it listed was used meanwhile) ends the trim; the next clean goes on.
     mutating func trim(into report: inout CleanReport) throws(MaintenanceError) {
         var total = dryRun ? report.bytesBefore - report.expired.bytes : try cleaner.currentBytes()
         guard total > policy.maxSize else { return }

@@ -138,7 +138,7 @@ final class FileRemoval: Sendable {
     }
 
     /// Waits for the group in flight, then shares `group` out among the releasing threads in
-    /// contiguous runs, in the order the files were detached (by path within each batch).
+    /// contiguous runs, in the order the detaching threads handed them over.
     private func submit(_ group: [Int32]) {
         releasing.waitUntilIdle()
         for run in runs(of: group) {
