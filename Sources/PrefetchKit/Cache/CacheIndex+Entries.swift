@@ -90,11 +90,7 @@ extension CacheIndex {
 
     /// Entries oldest first by `clock`, at most `limit` of them (all when nil).
     public func oldestEntries(by clock: ExpiryClock, limit: Int? = nil) throws(CacheError) -> [CacheEntry] {
-        let column = switch clock {
-        case .access: "accessed_at"
-        case .modification: "modified_at"
-        case .creation: "fetched_at"
-        }
+        let column = Self.column(for: clock)
         let root = root
         return try withConnection { connection throws(CacheError) in
             try connection.query(

@@ -53,7 +53,7 @@ public struct CacheCleaner: Sendable {
             try pass.trim(into: &report)
             log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
         }
-        if !dryRun { pass.settleRemovals() }
+        remover.settle()  // every removed file freed before the sweeps look
         try pass.sweepTemp(into: &report)
         try pass.sweepOrphans(into: &report)
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "

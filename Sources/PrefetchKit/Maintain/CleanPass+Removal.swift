@@ -75,11 +75,6 @@ extension CleanPass {
         }
     }
 
-    /// Waits until the files of every removed batch are freed.
-    func settleRemovals() {
-        remover.settle()
-    }
-
     /// Finishes the removals a killed clean left half done, journal by journal: each entry it names
     /// whose file is gone loses its row (one whose file is there, not yet reached or stored anew, is
     /// kept); a file an earlier version set aside under `FileRemoval.asideName` is unlinked.
