@@ -38,13 +38,17 @@ final class Attempt {
         let timings: FetchTimings
         /// A kept body's file, which writer threads may still be writing; nil for every other outcome.
         fileprivate(set) var body: BodyFile?
+        /// The kept body's last bytes, not yet handed to the writer: they go with the file's close.
+        fileprivate(set) var lastChunk: BodyWriter.Filled?
         fileprivate(set) var destination = ""
+        /// Whether the attempt created the kept body's file (not a descriptor the caller owns).
+        fileprivate(set) var ownsDestination = false
 
         /// The outcome once a kept body's writes are done, given their first failure: a failure turns
-        /// the success into `.destination`, and the file is removed.
+        /// the success into `.destination`, and a file the attempt created is removed.
         func outcome(afterWrites failure: String?) -> Result<FetchResponse, FetchError> {
             guard let failure else { return outcome }
-            unlink(destination)
+            if ownsDestination { unlink(destination) }
             return .failure(.destination(path: destination, message: failure))
         }
     }
@@ -62,27 +66,34 @@ final class Attempt {
         curl_slist_free_all(headerList)
     }
 
-    /// Creates (or truncates) the destination and sets every option on the easy handle.
+    /// Opens (creating when needed) or takes the destination, empties it, and sets every option on the
+    /// easy handle.
     func prepare(cookieShare: CookieShare) throws(FetchError) {
         let path = job.request.destination
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .destination(path: path, message: String(cString: strerror(errno)))
+        let file: BodyFile
+        if let borrowed = job.request.destinationDescriptor {
+            file = BodyFile(borrowing: borrowed)
+        } else {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw .destination(path: path, message: String(cString: strerror(errno)))
+            }
+            file = BodyFile(descriptor: descriptor)
+            ownsDestination = true
         }
-        body = BodyFile(descriptor: descriptor)
+        body = file
         // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
         // close once it has been truncated, which would cost the network thread a writeback per body.
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_size == 0 || ftruncate(descriptor, 0) == 0 else {
+        guard fstat(file.descriptor, &info) == 0, info.st_size == 0 || ftruncate(file.descriptor, 0) == 0 else {
             throw .destination(path: path, message: String(cString: strerror(errno)))
         }
-        ownsDestination = true
         headerList = try configure(easy, cookieShare: cookieShare)
     }
 
     /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
-    /// chunk (`BodyWriter.close` tells when it is all in the file); for every other outcome the
-    /// destination is closed, once its writes are done, and removed.
+    /// chunk, for `BodyWriter.close` to write and to tell when it is all in the file; for every other
+    /// outcome the destination is closed, once its writes are done, and removed.
     func settle(_ code: CURLcode) -> Settled {
         let headers = responseHeaders()
         let timings = FetchTimings(
@@ -92,9 +103,10 @@ final class Attempt {
         )
         var settled = Settled(outcome: classify(code, headers: headers), headers: headers, timings: timings)
         if case .success(let response) = settled.outcome, response.kind == .ok, let body {
-            handOverChunk()
+            settled.lastChunk = takeFilledChunk()
             settled.body = body
             settled.destination = job.request.destination
+            settled.ownsDestination = ownsDestination
             self.body = nil
             ownsDestination = false
         } else {
@@ -191,15 +203,23 @@ final class Attempt {
 
     /// Hands the chunk being filled, if it holds anything, to the writer.
     private func handOverChunk() {
-        guard let current = chunk, let body else { return }
+        guard let body, let filledChunk = takeFilledChunk() else { return }
+        writer.write(filledChunk, to: body)
+    }
+
+    /// The chunk being filled with its bytes and offset, when it holds any (an empty one goes back).
+    private func takeFilledChunk() -> BodyWriter.Filled? {
+        guard let current = chunk else { return nil }
         chunk = nil
-        if filled > 0 {
-            writer.write(current, count: filled, to: body, at: offset)
-        } else {
-            writer.giveBack(current)
+        defer {
+            offset += Int64(filled)
+            filled = 0
         }
-        offset += Int64(filled)
-        filled = 0
+        guard filled > 0 else {
+            writer.giveBack(current)
+            return nil
+        }
+        return BodyWriter.Filled(chunk: current, count: filled, offset: offset)
     }
 
     /// The header callback: at the blank line ending a final response's headers, reports the response.

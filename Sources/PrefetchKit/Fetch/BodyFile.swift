@@ -2,9 +2,12 @@ import Foundation
 internal import Glibc
 
 /// One attempt's open destination file while writer threads may still be writing to it: counts the
-/// writes in flight, keeps the first write failure, and closes the file once the last write is done.
+/// writes in flight, keeps the first write failure, and closes the file once the last write is done
+/// (a borrowed descriptor is left open for its owner; "closed" then means no more writes).
 final class BodyFile: Sendable {
     let descriptor: Int32
+    /// False for a descriptor the request's caller owns.
+    private let ownsDescriptor: Bool
 
     private struct State {
         var pending = 0
@@ -18,12 +21,20 @@ final class BodyFile: Sendable {
     private nonisolated(unsafe) var state = State()
     private let condition = NSCondition()
 
+    /// A file opened for the attempt, closed here.
     init(descriptor: Int32) {
         self.descriptor = descriptor
+        ownsDescriptor = true
+    }
+
+    /// A file the caller holds open; written, never closed here.
+    init(borrowing descriptor: Int32) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
     }
 
     deinit {
-        if !state.closed {
+        if !state.closed && ownsDescriptor {
             close(descriptor)
         }
     }
@@ -95,7 +106,7 @@ final class BodyFile: Sendable {
     private func closeLocked() {
         guard !state.closed else { return }
         state.closed = true
-        if close(descriptor) != 0, state.failure == nil {
+        if ownsDescriptor, close(descriptor) != 0, state.failure == nil {
             state.failure = String(cString: strerror(errno))
         }
     }

@@ -58,26 +58,38 @@ final class BodyWriter: Sendable {
         spare.withLock { $0.chunks.append(chunk) }
     }
 
-    /// Writes the chunk's first `count` bytes at `offset` of the file, on a writer thread; the chunk
-    /// goes back to the spare set after.
-    func write(_ chunk: Chunk, count: Int, to file: BodyFile, at offset: Int64) {
+    /// A chunk holding `count` bytes of a body, which start at `offset` in its file.
+    struct Filled: Sendable {
+        let chunk: Chunk
+        let count: Int
+        let offset: Int64
+    }
+
+    /// Writes the chunk's bytes into the file on a writer thread; the chunk goes back to the spare set after.
+    func write(_ filled: Filled, to file: BodyFile) {
         file.beginWrite()
         pool.submit { [self] in
-            let failure = BodyFile.writeAll(UnsafeRawBufferPointer(start: chunk.base, count: count), to: file.descriptor, at: offset)
-            giveBack(chunk)
-            file.endWrite(failure: failure)
+            file.endWrite(failure: writeOut(filled, to: file))
         }
     }
 
-    /// Closes the file once its writes are done and calls `then` with their first failure, always on a
-    /// writer thread: a no-op write is queued behind the file's last chunk, so whichever of them ends
-    /// last closes the file there, never on the network thread.
-    func close(_ file: BodyFile, then: @escaping @Sendable (String?) -> Void) {
+    /// Writes the body's `last` chunk, closes the file once all its writes are done and calls `then`
+    /// with their first failure, always on a writer thread: the last chunk (or a no-op) is queued
+    /// behind the file's other chunks, so whichever write ends last closes the file there, never on
+    /// the network thread. One hand-off per body that fits in a chunk.
+    func close(_ file: BodyFile, after last: Filled?, then: @escaping @Sendable (String?) -> Void) {
         file.beginWrite()
         file.closeWhenWritten(then: then)
-        pool.submit {
-            file.endWrite(failure: nil)
+        pool.submit { [self] in
+            file.endWrite(failure: last.flatMap { writeOut($0, to: file) })
         }
+    }
+
+    private func writeOut(_ filled: Filled, to file: BodyFile) -> String? {
+        let bytes = UnsafeRawBufferPointer(start: filled.chunk.base, count: filled.count)
+        let failure = BodyFile.writeAll(bytes, to: file.descriptor, at: filled.offset)
+        giveBack(filled.chunk)
+        return failure
     }
 
     /// True on a writer thread.

@@ -11,7 +11,8 @@ internal import CCurl
 /// the request's `RetryPolicy` without holding a slot or a thread while waiting.
 ///
 /// The destination file of a request exists after its result only when the outcome is a success of kind
-/// `.ok`; the engine removes it in every other case, cancellation and shutdown included.
+/// `.ok`; the engine removes it in every other case, cancellation and shutdown included. A file handed
+/// over as `destinationDescriptor` stays the caller's to keep or drop.
 public final class FetchEngine: Sendable {
     private let mailbox: Mailbox
     private let writer: BodyWriter

@@ -4,14 +4,20 @@ import Foundation
 ///
 /// The body streams into `destination`, a temporary file path the caller chose (its folder must exist).
 /// After the result arrives the file exists only when the outcome is success of kind `.ok`; on every
-/// other outcome (failure, `.notModified`, cancellation) the engine has removed it. A path that names
-/// an open file rather than a directory entry (`/proc/self/fd/N`, an unnamed file the caller holds)
-/// is written the same way; there is nothing to remove then, and the caller drops the file itself.
+/// other outcome (failure, `.notModified`, cancellation) the engine has removed it.
+/// With `destinationDescriptor` the body goes into a file the caller holds open instead, and the
+/// caller drops that file itself on any outcome but `.ok`.
 public struct FetchRequest: Sendable {
     /// The URL to fetch; only `http` and `https` are allowed, for it and every redirect.
     public var url: String
-    /// The file the body is written to, created or truncated at each attempt.
+    /// The file the body is written to, created or truncated at each attempt; with
+    /// `destinationDescriptor`, only the name messages give that file.
     public var destination: String
+    /// An open, writable file the caller owns, to write the body into instead of opening
+    /// `destination` (an unnamed file saves a second open through `/proc` per body). Each attempt
+    /// writes it from offset 0, truncating what an earlier attempt left; the engine never closes or
+    /// removes it, and writes nothing more once the result is delivered.
+    public var destinationDescriptor: Int32?
     /// Extra request headers. `Accept` and `User-Agent` default to `defaultHeaders` unless given here
     /// (names compare case-insensitively).
     public var headers: [String: String] {

@@ -35,12 +35,15 @@ final class Mailbox: Sendable {
         }
     }
 
-    /// Queues a command and wakes the network thread; false once the thread has stopped.
+    /// Queues a command and wakes the network thread; false once the thread has stopped. Only the
+    /// first command after a `take` wakes it: the rest are taken with that one.
     func post(_ command: Command) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.closed else { return false }
+            if inbox.commands.isEmpty {
+                inbox.waker?.wake()
+            }
             inbox.commands.append(command)
-            inbox.waker?.wake()
             return true
         }
     }

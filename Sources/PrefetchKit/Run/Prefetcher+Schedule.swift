@@ -75,7 +75,7 @@ extension Prefetcher {
     }
 
     /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
-    /// The body's file is made here, on the scheduling thread, so the network thread only opens it.
+    /// The body's file is made here, on the scheduling thread, and handed over open.
     private func start(_ item: PlanItem, at location: CacheLocation, revalidating entry: CacheEntry?) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
         tally.withLock { state in
@@ -99,6 +99,7 @@ extension Prefetcher {
         var request = requests[item.setIndex]
         request.url = item.url
         request.destination = body.path
+        request.destinationDescriptor = body.descriptor
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
         let id = engine.submit(request) { [self] result in
             gate.transferFinished()

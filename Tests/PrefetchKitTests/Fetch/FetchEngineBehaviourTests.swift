@@ -38,9 +38,42 @@ struct FetchEngineBehaviourTests {
         #expect(results.allSatisfy { $0.response?.kind == .ok })
         for (seed, (size, request)) in zip(sizes, requests).enumerated() {
             let body = try Data(contentsOf: URL(fileURLWithPath: request.destination))
-            let expected = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 ^ $0 >> 8 ^ $0 >> 16 ^ seed) })
-            #expect(body == expected, "body of \(size) bytes")
+            #expect(body == Self.bytesBody(size: size, seed: seed), "body of \(size) bytes")
         }
+    }
+
+    /// A body goes into a file the caller holds open: from offset 0 over what an earlier attempt left,
+    /// the descriptor still open after; a failure leaves the file for the caller to drop.
+    @Test func writesIntoADescriptorTheCallerOwns() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/bytes/300000/7")
+        let descriptor = open(request.destination, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let leftover = [UInt8](repeating: 0xAB, count: 400_000)
+        try #require(write(descriptor, leftover, leftover.count) == leftover.count)
+        request.destinationDescriptor = descriptor
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.response?.kind == .ok)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: request.destination)) == Self.bytesBody(size: 300_000, seed: 7))
+        #expect(fcntl(descriptor, F_GETFD) != -1)
+
+        var missing = harness.request("/status/404")
+        missing.destination = request.destination
+        missing.destinationDescriptor = descriptor
+        let failed = await harness.engine.fetch(missing)
+
+        #expect(failed.error?.reason == "http_404")
+        #expect(harness.exists(request.destination))
+        #expect(fcntl(descriptor, F_GETFD) != -1)
+    }
+
+    /// What the fixture's `/bytes/<size>/<seed>` serves.
+    private static func bytesBody(size: Int, seed: Int) -> Data {
+        Data((0..<size).map { UInt8(truncatingIfNeeded: $0 ^ $0 >> 8 ^ $0 >> 16 ^ seed) })
     }
 
     @Test func keepsAtMostConcurrencyTransfersInFlight() async throws {
