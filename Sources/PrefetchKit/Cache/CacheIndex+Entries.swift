@@ -42,13 +42,16 @@ extension CacheIndex {
         }
     }
 
-    func entry(relativePath: String) throws(CacheError) -> CacheEntry? {
+    /// The row for `relativePath`, the open batch's writes included; with `committedOnly`, as last
+    /// committed, read without waiting for the writer (see `withReader`).
+    func entry(relativePath: String, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
         let root = root
-        return try withConnection { connection throws(CacheError) in
+        let read = { (connection: IndexConnection) throws(CacheError) -> CacheEntry? in
             try connection.query(
                 "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?", [.text(relativePath)]
             ) { CacheEntry(row: $0, root: root) }.first
         }
+        return committedOnly ? try withReader(read) : try withConnection(read)
     }
 
     func deleteEntry(relativePath: String) throws(CacheError) {

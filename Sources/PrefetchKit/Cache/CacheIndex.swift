@@ -12,6 +12,10 @@ public final class CacheIndex: Sendable {
     /// Used only with `lock` held.
     private nonisolated(unsafe) let connection: IndexConnection
     private let lock = PlainLock()
+    /// A second connection for lookups that need only committed rows (`withReader`); WAL lets it
+    /// read beside the batch transaction. Opened on first use; used only with `readerLock` held.
+    private nonisolated(unsafe) var reader: IndexConnection?
+    private let readerLock = PlainLock()
 
     private init(path: String, root: String, connection: sending IndexConnection) {
         self.path = path
@@ -86,6 +90,22 @@ public final class CacheIndex: Sendable {
         _ body: (IndexConnection) throws(CacheError) -> Result
     ) throws(CacheError) -> Result {
         try lock.withLock { () throws(CacheError) -> Result in try body(connection) }
+    }
+
+    /// Runs `body` with the reader connection, which sees only committed rows (not the open batch)
+    /// and never waits for the writer: for the scheduling thread's lookups, which would otherwise
+    /// wait behind every store's placement and row.
+    func withReader<Result: Sendable>(
+        _ body: (IndexConnection) throws(CacheError) -> Result
+    ) throws(CacheError) -> Result {
+        try readerLock.withLock { () throws(CacheError) -> Result in
+            if reader == nil {
+                let database = try IndexDatabase(path: path)
+                try database.execute("PRAGMA query_only=1")
+                reader = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
+            }
+            return try body(reader!)
+        }
     }
 
     /// Commits every batched write and access time.

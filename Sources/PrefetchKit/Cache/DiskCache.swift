@@ -191,10 +191,12 @@ public final class DiskCache: Sendable {
         try lookup(location(forKey: key))
     }
 
-    /// As `lookup(key:)`, for a location already worked out.
-    public func lookup(_ location: CacheLocation) throws(CacheError) -> CacheEntry? {
+    /// As `lookup(key:)`, for a location already worked out. With `committedOnly` the row is read as
+    /// last committed, without waiting for stores in progress: an entry stored in this process within
+    /// the last batch (a quarter second) may not be seen yet.
+    public func lookup(_ location: CacheLocation, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
         let relativePath = location.relativePath
-        guard let entry = try index.entry(relativePath: relativePath) else { return nil }
+        guard let entry = try index.entry(relativePath: relativePath, committedOnly: committedOnly) else { return nil }
         var info = stat()
         guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
             try index.deleteEntry(relativePath: relativePath)

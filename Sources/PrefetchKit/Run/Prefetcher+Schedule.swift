@@ -24,7 +24,9 @@ extension Prefetcher {
             return
         }
         let location = cache.location(forKey: item.key)
-        let entry = try cache.lookup(location)
+        // Committed rows are enough: a key this run stored is answered by `settled` above, and one
+        // evicted from it was stored long enough ago for its row to be committed.
+        let entry = try cache.lookup(location, committedOnly: true)
         let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
         if let entry, entry.modifiedAt >= started {
             tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }

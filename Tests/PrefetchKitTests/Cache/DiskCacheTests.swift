@@ -22,6 +22,39 @@ import Testing
         }
     }
 
+    /// A committed-only lookup reads beside a store in progress: it neither waits for the writer that
+    /// holds the index nor sees that writer's uncommitted rows, and sees them once committed.
+    @Test func aCommittedOnlyLookupDoesNotWaitForTheWriter() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let committed = "https://cdn.example.com/committed.png"
+            let pending = "https://cdn.example.com/pending.png"
+            try cache.store(data: pngLikeBody(1), as: NewEntry(url: committed, key: committed))
+            try cache.flush()
+            try cache.store(data: pngLikeBody(2), as: NewEntry(url: pending, key: pending))
+
+            // The writer holds the index for 3 s, or until released.
+            let writerHolds = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let writer = Thread {
+                _ = try? cache.index.withConnection { _ in
+                    writerHolds.signal()
+                    _ = release.wait(timeout: .now() + 3)
+                }
+            }
+            writer.start()
+            writerHolds.wait()
+            let started = Date()
+
+            #expect(try cache.lookup(cache.location(forKey: committed), committedOnly: true)?.url == committed)
+            #expect(try cache.lookup(cache.location(forKey: pending), committedOnly: true) == nil)
+            #expect(Date().timeIntervalSince(started) < 1)
+            release.signal()
+            try cache.flush()
+            #expect(try cache.lookup(cache.location(forKey: pending), committedOnly: true)?.url == pending)
+        }
+    }
+
     @Test func nativeLayoutFansOutBySHA256WithTheImageExtension() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
