@@ -1,15 +1,17 @@
 import Foundation
 
 /// A fixed set of threads running submitted work in arrival order (in order, one at a time, when
-/// `width` is 1): the engine's delivery thread, and the workers that validate and store finished
-/// transfers. Lighter than an OperationQueue or a dispatch queue (no operation object, no dispatch
-/// group, no thread wake-up per item): a worker takes what is queued until the queue is empty before
-/// it sleeps, and `submit` wakes a worker only when one is asleep.
+/// `width` is 1): the engine's delivery and body-writing threads, and the workers that validate and
+/// store finished transfers. Lighter than an OperationQueue or a dispatch queue (no operation object,
+/// no dispatch group): `submit` queues the item and signals a semaphore, which wakes a worker only
+/// when one is asleep, and a worker takes items without sleeping while the semaphore counts some.
 final class WorkerPool: Sendable {
     private let core = Core()
+    private let width: Int
 
     init(name: String, width: Int) {
-        for number in 0..<max(1, width) {
+        self.width = max(1, width)
+        for number in 0..<self.width {
             let thread = Thread { [core] in core.work() }
             thread.name = "\(name).\(number)"
             thread.start()
@@ -17,7 +19,7 @@ final class WorkerPool: Sendable {
     }
 
     deinit {
-        core.close()
+        core.close(threads: width)
     }
 
     func submit(_ work: @escaping @Sendable () -> Void) {
@@ -38,86 +40,90 @@ final class WorkerPool: Sendable {
         private struct State {
             var queue: [@Sendable () -> Void] = []
             var head = 0
-            var sleeping = 0
-            var idleWaiters = 0
             var busy = 0
+            var idleWaiters = 0
             var closed = false
             var threads: [pthread_t] = []
 
             var isIdle: Bool { head == queue.count && busy == 0 }
         }
 
-        /// NSCondition guards `state`; it is only touched with the condition locked.
+        /// Guarded by `lock`, a plain mutex held only to queue or take an item.
         private nonisolated(unsafe) var state = State()
-        private let condition = NSCondition()
+        private let lock = PlainLock()
+        /// One signal per queued item, and one per thread at close; an idle worker sleeps on it.
+        /// Signalling never blocks, where a condition variable's signal can wait for the thread it
+        /// woke last to run (glibc): on two busy cores the network thread, which submits the body
+        /// writes, was stopped that way about a thousand times per 20,000 bodies.
+        private let available = DispatchSemaphore(value: 0)
+        /// Wakes `waitUntilIdle` callers; touched only while one waits.
+        private let idle = NSCondition()
 
         func submit(_ work: @escaping @Sendable () -> Void) {
-            condition.lock()
-            state.queue.append(work)
-            // One condition serves sleeping workers and `waitUntilIdle`: a lone signal could wake
-            // the wrong one.
-            if state.idleWaiters > 0 {
-                condition.broadcast()
-            } else if state.sleeping > 0 {
-                condition.signal()
-            }
-            condition.unlock()
+            lock.withLock { state.queue.append(work) }
+            available.signal()
         }
 
         func waitUntilIdle() {
-            condition.lock()
-            state.idleWaiters += 1
-            while !state.isIdle {
-                condition.wait()
+            idle.lock()
+            lock.withLock { state.idleWaiters += 1 }
+            while !lock.withLock({ state.isIdle }) {
+                idle.wait()
             }
-            state.idleWaiters -= 1
-            condition.unlock()
+            lock.withLock { state.idleWaiters -= 1 }
+            idle.unlock()
         }
 
         var isCurrentThreadWorker: Bool {
-            condition.lock()
-            defer { condition.unlock() }
             let current = pthread_self()
-            return state.threads.contains { pthread_equal($0, current) != 0 }
+            return lock.withLock { state.threads.contains { pthread_equal($0, current) != 0 } }
         }
 
-        func close() {
-            condition.lock()
-            state.closed = true
-            condition.broadcast()
-            condition.unlock()
+        func close(threads: Int) {
+            lock.withLock { state.closed = true }
+            for _ in 0..<threads {
+                available.signal()
+            }
         }
 
         /// A worker thread's loop; returns once the pool is closed and its queue empty.
         func work() {
-            condition.lock()
-            state.threads.append(pthread_self())
+            lock.withLock { state.threads.append(pthread_self()) }
             while true {
-                if state.head < state.queue.count {
-                    let item = state.queue[state.head]
-                    state.head += 1
-                    if state.head == state.queue.count {
-                        state.queue.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    } else if state.head >= 1024 {
-                        state.queue.removeFirst(state.head)
-                        state.head = 0
-                    }
-                    state.busy += 1
-                    condition.unlock()
-                    item()
-                    condition.lock()
-                    state.busy -= 1
-                    // Waiters of `waitUntilIdle` sleep on the same condition as idle workers.
-                    if state.isIdle { condition.broadcast() }
+                available.wait()
+                guard let item = take() else {
+                    if lock.withLock({ state.closed }) { return }
                     continue
                 }
-                if state.closed { break }
-                state.sleeping += 1
-                condition.wait()
-                state.sleeping -= 1
+                item()
+                let wakeIdleWaiters = lock.withLock { () -> Bool in
+                    state.busy -= 1
+                    return state.isIdle && state.idleWaiters > 0
+                }
+                if wakeIdleWaiters {
+                    idle.lock()
+                    idle.broadcast()
+                    idle.unlock()
+                }
             }
-            condition.unlock()
+        }
+
+        /// The oldest queued item, counted busy; nil when the queue is empty.
+        private func take() -> (@Sendable () -> Void)? {
+            lock.withLock { () -> (@Sendable () -> Void)? in
+                guard state.head < state.queue.count else { return nil }
+                let item = state.queue[state.head]
+                state.head += 1
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                } else if state.head >= 1024 {
+                    state.queue.removeFirst(state.head)
+                    state.head = 0
+                }
+                state.busy += 1
+                return item
+            }
         }
     }
 }
