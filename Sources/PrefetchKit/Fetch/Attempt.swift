@@ -26,7 +26,8 @@ final class Attempt {
     private var writeFailure: String?
     /// Why the network policy refused a request of this attempt.
     private var refusal: String?
-    /// Checksums the body as it is written, when the request asks for it.
+    /// Checksums the body as it leaves the attempt, when the request asks for it: bytes the network
+    /// thread hands over or writes itself are added there, the last chunk's on the writer thread.
     private let hasher: ContentHasher?
     /// The body's first bytes, up to `keptHeadBytes`.
     private var head: [UInt8] = []
@@ -40,16 +41,23 @@ final class Attempt {
         fileprivate(set) var body: BodyFile?
         /// The kept body's last bytes, not yet handed to the writer: they go with the file's close.
         fileprivate(set) var lastChunk: BodyWriter.Filled?
+        /// The kept body's checksum, still to take the last chunk (see `outcome(afterWrites:)`).
+        fileprivate(set) var checksum: BodyWriter.PendingChecksum?
         fileprivate(set) var destination = ""
         /// Whether the attempt created the kept body's file (not a descriptor the caller owns).
         fileprivate(set) var ownsDestination = false
 
-        /// The outcome once a kept body's writes are done, given their first failure: a failure turns
-        /// the success into `.destination`, and a file the attempt created is removed.
+        /// The outcome once a kept body's writes are done, given their first failure: the success
+        /// with the body's checksum, or, after a failure, `.destination`, and a file the attempt
+        /// created is removed.
         func outcome(afterWrites failure: String?) -> Result<FetchResponse, FetchError> {
-            guard let failure else { return outcome }
-            if ownsDestination { unlink(destination) }
-            return .failure(.destination(path: destination, message: failure))
+            if let failure {
+                if ownsDestination { unlink(destination) }
+                return .failure(.destination(path: destination, message: failure))
+            }
+            guard case .success(var response) = outcome, let checksum else { return outcome }
+            response.checksum = checksum.hasher.finalize()
+            return .success(response)
         }
     }
 
@@ -104,6 +112,7 @@ final class Attempt {
         var settled = Settled(outcome: classify(code, headers: headers), headers: headers, timings: timings)
         if case .success(let response) = settled.outcome, response.kind == .ok, let body {
             settled.lastChunk = takeFilledChunk()
+            settled.checksum = hasher.map { BodyWriter.PendingChecksum(hasher: $0) }
             settled.body = body
             settled.destination = job.request.destination
             settled.ownsDestination = ownsDestination
@@ -146,7 +155,6 @@ final class Attempt {
         let finalURL = redacted(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url)
         var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes)
         if kind == .ok {
-            response.checksum = hasher?.finalize()
             response.head = head
         }
         return .success(response)
@@ -168,7 +176,6 @@ final class Attempt {
             writeFailure = failure
             return 0
         }
-        hasher?.update(UnsafeRawBufferPointer(start: data, count: count))
         let wanted = job.request.keptHeadBytes - head.count
         if wanted > 0 {
             head.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(wanted, count)))
@@ -186,6 +193,7 @@ final class Attempt {
                 chunk = writer.takeChunk()
             }
             guard let current = chunk else {
+                hasher?.update(rest)
                 let failure = BodyFile.writeAll(rest, to: body.descriptor, at: offset)
                 offset += Int64(rest.count)
                 return failure
@@ -204,6 +212,7 @@ final class Attempt {
     /// Hands the chunk being filled, if it holds anything, to the writer.
     private func handOverChunk() {
         guard let body, let filledChunk = takeFilledChunk() else { return }
+        hasher?.update(filledChunk.bytes)
         writer.write(filledChunk, to: body)
     }
 

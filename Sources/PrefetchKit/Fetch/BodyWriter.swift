@@ -63,6 +63,14 @@ final class BodyWriter: Sendable {
         let chunk: Chunk
         let count: Int
         let offset: Int64
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: chunk.base, count: count) }
+    }
+
+    /// A body's checksum in progress, handed from the network thread to the writer that takes the
+    /// body's last chunk. One thread uses it at a time; the hand-over through the pool orders them.
+    struct PendingChecksum: @unchecked Sendable {
+        let hasher: ContentHasher
     }
 
     /// Writes the chunk's bytes into the file on a writer thread; the chunk goes back to the spare set after.
@@ -76,18 +84,21 @@ final class BodyWriter: Sendable {
     /// Writes the body's `last` chunk, closes the file once all its writes are done and calls `then`
     /// with their first failure, always on a writer thread: the last chunk (or a no-op) is queued
     /// behind the file's other chunks, so whichever write ends last closes the file there, never on
-    /// the network thread. One hand-off per body that fits in a chunk.
-    func close(_ file: BodyFile, after last: Filled?, then: @escaping @Sendable (String?) -> Void) {
+    /// the network thread. One hand-off per body that fits in a chunk. The last chunk goes into
+    /// `checksum` there too, which for most bodies is all of the checksum's work.
+    func close(
+        _ file: BodyFile, after last: Filled?, checksum: PendingChecksum?, then: @escaping @Sendable (String?) -> Void
+    ) {
         file.beginWrite()
         file.closeWhenWritten(then: then)
         pool.submit { [self] in
+            if let last { checksum?.hasher.update(last.bytes) }
             file.endWrite(failure: last.flatMap { writeOut($0, to: file) })
         }
     }
 
     private func writeOut(_ filled: Filled, to file: BodyFile) -> String? {
-        let bytes = UnsafeRawBufferPointer(start: filled.chunk.base, count: filled.count)
-        let failure = BodyFile.writeAll(bytes, to: file.descriptor, at: filled.offset)
+        let failure = BodyFile.writeAll(filled.bytes, to: file.descriptor, at: filled.offset)
         giveBack(filled.chunk)
         return failure
     }

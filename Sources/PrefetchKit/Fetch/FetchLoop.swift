@@ -139,7 +139,7 @@ final class FetchLoop {
                 return mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
             }
             let mailbox = mailbox
-            writer.close(body, after: settled.lastChunk) { failure in
+            writer.close(body, after: settled.lastChunk, checksum: settled.checksum) { failure in
                 mailbox.deliverOnWriter(job.result(settled.outcome(afterWrites: failure), timings: settled.timings), to: job.completion)
             }
             return

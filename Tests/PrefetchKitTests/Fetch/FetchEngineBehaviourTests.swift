@@ -24,14 +24,19 @@ struct FetchEngineBehaviourTests {
         }
     }
 
-    /// Bodies of many chunks arrive byte for byte, whether writer threads write the chunks (spare
-    /// chunks) or the network thread writes most of them itself (one chunk for four transfers).
+    /// Bodies of many chunks arrive byte for byte, with the checksum of what is in the file, whether
+    /// writer threads write the chunks (spare chunks) or the network thread writes most of them itself
+    /// (one chunk for four transfers).
     @Test(arguments: [nil, 1])
     func largeBodiesAreWrittenWhole(bodyChunkLimit: Int?) async throws {
         let harness = try FetchHarness(bodyChunkLimit: bodyChunkLimit)
         defer { harness.close() }
         let sizes = [1_000_003, 262_144, 131_071, 0]
-        let requests = sizes.enumerated().map { seed, size in harness.request("/bytes/\(size)/\(seed)") }
+        let requests = sizes.enumerated().map { seed, size in
+            var request = harness.request("/bytes/\(size)/\(seed)")
+            request.computesChecksum = true
+            return request
+        }
 
         let results = await harness.fetchAll(requests)
 
@@ -39,6 +44,8 @@ struct FetchEngineBehaviourTests {
         for (seed, (size, request)) in zip(sizes, requests).enumerated() {
             let body = try Data(contentsOf: URL(fileURLWithPath: request.destination))
             #expect(body == Self.bytesBody(size: size, seed: seed), "body of \(size) bytes")
+            let result = try #require(results.first { $0.response?.bytes == Int64(size) })
+            #expect(result.response?.checksum == (try ContentHasher.checksum(ofFileAt: request.destination)), "checksum of \(size) bytes")
         }
     }
 
