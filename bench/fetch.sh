@@ -13,8 +13,8 @@
 #             same cache (warm: nothing to fetch). Only when $PREFETCHD names a binary whose
 #             `run --help` exits 0 and whose trial run over 10 URLs exits 0; otherwise the rows
 #             say "not available".
-# Before each timed run, dirty pages are flushed (sync) and the corpus is read into the page
-# cache, outside the timing. Outputs are not deleted between runs (deleting 20,000 files costs
+# Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root) and
+# the corpus is read into the page cache, outside the timing. Outputs are not deleted between runs (deleting 20,000 files costs
 # I/O that would land in the next run): each is parked in bench/out/parked-<n>/ and all are
 # deleted at the end, as is the nginx server stopped, whatever way the script ends.
 #
@@ -85,6 +85,9 @@ load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 
 prepare() {
     sync
+    # As root, the page cache is dropped too, so that every run starts with the same free memory
+    # instead of the kernel reclaiming earlier rows' parked outputs while it runs.
+    if [[ -w /proc/sys/vm/drop_caches ]]; then echo 1 >/proc/sys/vm/drop_caches; fi
     find "$corpus/images" -type f -name '*.jpg' -exec cat {} + >/dev/null
 }
 

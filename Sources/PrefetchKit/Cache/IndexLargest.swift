@@ -5,7 +5,9 @@
 /// `largest_entries` holds exactly the entries whose size is at least a floor (`meta.largest_floor`):
 /// an insert or a size change at or above the floor adds the row (by trigger), a delete takes it out
 /// (`prune`, one statement per delete batch: the table is small), and when the table grows past
-/// `2 × keep` rows the floor rises to the `keep`-th largest size and the rows below it go. Whatever the
+/// `2 × keep` rows the floor rises to the `keep`-th largest size and the rows below it go; when more
+/// than `2 × keep` rows tie at or above that size (a cache of one image size), one byte above it, so
+/// the tied rows go too and the table never grows with the cache. Whatever the
 /// removals, the rows left are the largest entries; when fewer are left than stats asks for (a big
 /// clean took them), `largestEntries` scans the entries, and the clean's `refill` starts the table
 /// again from one scan.
@@ -33,7 +35,10 @@ enum IndexLargest {
         END;
         CREATE TRIGGER IF NOT EXISTS largest_entries_raise AFTER INSERT ON largest_entries
         WHEN (SELECT count(*) FROM largest_entries) > \(2 * keep) BEGIN
-            UPDATE meta SET value = (SELECT byte_size FROM largest_entries ORDER BY byte_size DESC LIMIT 1 OFFSET \(keep - 1))
+            UPDATE meta SET value = (
+                SELECT CASE WHEN (SELECT count(*) FROM largest_entries WHERE byte_size >= k.size) > \(2 * keep)
+                    THEN k.size + 1 ELSE k.size END
+                FROM (SELECT byte_size AS size FROM largest_entries ORDER BY byte_size DESC LIMIT 1 OFFSET \(keep - 1)) AS k)
             WHERE key = 'largest_floor';
             DELETE FROM largest_entries WHERE byte_size < \(floor);
         END;

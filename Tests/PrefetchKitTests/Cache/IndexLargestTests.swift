@@ -65,6 +65,24 @@ import Testing
         }
     }
 
+    /// Entries of one size (a job fetching one image under many URLs) tie at every floor: the floor
+    /// goes above them, so the table stays small instead of taking every store, and the answer still
+    /// agrees with a scan.
+    @Test func entriesOfOneSizeDoNotGrowTheTable() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 5 * IndexLargest.keep, length: { _ in 145 })
+            try cache.flush()
+            let table = try kept(cache)
+            #expect(table.rows <= 2 * IndexLargest.keep)
+            #expect(table.floor > 0)
+            let top = try answered(cache, limit: 10)
+            #expect(top.count == 10)
+            #expect(try Set(top).isSubset(of: Set(scanned(cache, limit: 5 * IndexLargest.keep))))
+            #expect(try cache.index.largestEntries(limit: 10).allSatisfy { $0.size == 145 + 8 })
+        }
+    }
+
     @Test func aSmallCacheKeepsEveryEntryAndAFloorOfZero() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)

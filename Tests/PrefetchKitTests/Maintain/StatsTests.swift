@@ -271,6 +271,34 @@ import Testing
         }
     }
 
+    @Test func aVersionSixIndexGetsAFloorTriggerThatTiedSizesCannotOutgrow() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 6 wrote it: its floor trigger keeps every row tied at the floor
+            _ = try fillIndex(in: folder, count: 12, thenAsSchema: "6", sql: """
+                DROP TRIGGER largest_entries_raise;
+                CREATE TRIGGER largest_entries_raise AFTER INSERT ON largest_entries
+                WHEN (SELECT count(*) FROM largest_entries) > 200 BEGIN
+                    UPDATE meta SET value = (SELECT byte_size FROM largest_entries ORDER BY byte_size DESC LIMIT 1 OFFSET 99)
+                    WHERE key = 'largest_floor';
+                    DELETE FROM largest_entries WHERE byte_size < \(IndexLargest.floor);
+                END;
+                """)
+
+            // When it is opened again and takes many entries of one size
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 5 * IndexLargest.keep, length: { _ in 145 })
+            try cache.flush()
+
+            // Then the table stays small
+            #expect(!cache.rebuiltIndex)
+            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+            let rows = try cache.index.withConnection { connection throws(CacheError) in
+                try connection.query("SELECT count(*) FROM largest_entries", []) { $0.int(0) ?? 0 }.first ?? 0
+            }
+            #expect(rows <= 2 * IndexLargest.keep)
+        }
+    }
+
     /// Fills a new cache in `folder` with `count` entries, then runs `sql` on its index and marks it as
     /// written by schema `version`, as an older prefetchd would have left it; returns the keys.
     private func fillIndex(in folder: String, count: Int, thenAsSchema version: String, sql: String) throws -> [String] {
