@@ -24,9 +24,11 @@ extension Prefetcher {
             return
         }
         let location = cache.location(forKey: item.key)
-        // Committed rows are enough: a key this run stored is answered by `settled` above, and one
-        // evicted from it was stored long enough ago for its row to be committed.
-        let entry = try cache.lookup(location, committedOnly: true)
+        // While stores may hold the index, the lookup reads committed rows through a connection of
+        // its own: enough, since a key this run stored is answered by `settled` above, and one evicted
+        // from it was stored long enough ago for its row to be committed. With nothing in flight (a
+        // rerun over a warm cache) the index's own connection is free and reads cheaper.
+        let entry = try cache.lookup(location, committedOnly: !gate.isIdle)
         let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
         if let entry, entry.modifiedAt >= started {
             tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }

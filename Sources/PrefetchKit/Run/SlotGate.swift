@@ -62,6 +62,13 @@ final class SlotGate: Sendable {
         condition.unlock()
     }
 
+    /// True when no transfer is running and no body waits to be stored.
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.transferring + state.storing == 0
+    }
+
     /// Waits until every slot is free.
     func drain() {
         condition.lock()
