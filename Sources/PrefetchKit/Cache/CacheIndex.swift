@@ -99,12 +99,12 @@ public final class CacheIndex: Sendable {
         _ body: (IndexConnection) throws(CacheError) -> Result
     ) throws(CacheError) -> Result {
         try readerLock.withLock { () throws(CacheError) -> Result in
-            if reader == nil {
-                let database = try IndexDatabase(path: path)
-                try database.execute("PRAGMA query_only=1")
-                reader = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
-            }
-            return try body(reader!)
+            if let reader { return try body(reader) }
+            let database = try IndexDatabase(path: path)
+            try database.execute("PRAGMA query_only=1")
+            let opened = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
+            reader = opened
+            return try body(opened)
         }
     }
 

@@ -14,6 +14,7 @@ final class SlotGate: Sendable {
         var limit = 1
 
         var hasRoom: Bool { transferring < limit && transferring + storing < 2 * limit }
+        var isIdle: Bool { transferring + storing == 0 }
     }
 
     /// NSCondition guards `state`; it is only touched with the condition locked.
@@ -66,13 +67,13 @@ final class SlotGate: Sendable {
     var isIdle: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return state.transferring + state.storing == 0
+        return state.isIdle
     }
 
     /// Waits until every slot is free.
     func drain() {
         condition.lock()
-        while state.transferring + state.storing > 0 {
+        while !state.isIdle {
             condition.wait()
         }
         condition.unlock()
