@@ -75,14 +75,15 @@ enum CacheFileNaming {
         guard let dot = bytes[componentStart..<end].lastIndex(of: UInt8(ascii: ".")), dot != componentStart else {
             return ""
         }
-        let ext = String(decoding: bytes[(dot + 1)..<end], as: UTF8.self)
-        return ext.contains("%") ? (ext.removingPercentEncoding ?? ext) : ext
+        let ext = bytes[(dot + 1)..<end]
+        let text = String(decoding: ext, as: UTF8.self)
+        return ext.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
     }
 
     private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= needle.count else { return nil }
-        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] {
-            if Array(bytes[index..<(index + needle.count)]) == needle { return index }
+        for index in 0...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
         }
         return nil
     }

@@ -77,8 +77,10 @@ final class Mailbox: Sendable {
         inbox.withLock { $0.startFailure }
     }
 
-    func emit(_ event: FetchEvent) {
+    /// Queues the event for the listener; with nobody listening the event is not even built.
+    func emit(_ event: @autoclosure () -> FetchEvent) {
         guard let onEvent else { return }
+        let event = event()
         deliveries.submit { onEvent(event) }
     }
 

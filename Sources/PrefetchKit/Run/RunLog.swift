@@ -34,6 +34,8 @@ public struct RunLog: Sendable {
     }
 
     static func text(_ event: RunEvent, verbose: Bool) -> String? {
+        // Most events make no line: decided before anything is formatted.
+        guard verbose || event.event == .failed else { return nil }
         let where_ = "\(event.url) [\(event.set)]"
         switch event.event {
         case .failed:

@@ -65,6 +65,14 @@ import Testing
         #expect(CacheFileNaming.sdWebImageFileName(forKey: "TestImageKey") == CacheDigest.md5Hex("TestImageKey"))
     }
 
+    @Test func thePathExtensionIsTheLastComponentsWithEscapesDecoded() {
+        #expect(CacheFileNaming.pathExtension(of: "https://c.example/a.b/photo.J%50G?v=1.2#x.y") == "JPG")
+        #expect(CacheFileNaming.pathExtension(of: "https://c.example/photo.webp/") == "webp")
+        #expect(CacheFileNaming.pathExtension(of: "https://c.example.com/photo") == "")
+        #expect(CacheFileNaming.pathExtension(of: "https://c.example.com/.hidden") == "")
+        #expect(CacheFileNaming.pathExtension(of: "plain.key.gif") == "gif")
+    }
+
     @Test func incrementalChecksumMatchesAKnownXXH3() {
         let hasher = ContentHasher()
         hasher.update(Data("a".utf8))
