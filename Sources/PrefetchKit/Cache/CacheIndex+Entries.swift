@@ -91,17 +91,6 @@ extension CacheIndex {
         }
     }
 
-    /// Entries oldest first by `clock`, at most `limit` of them (all when nil).
-    public func oldestEntries(by clock: ExpiryClock, limit: Int? = nil) throws(CacheError) -> [CacheEntry] {
-        let column = Self.column(for: clock)
-        let root = root
-        return try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns) FROM entries ORDER BY \(column), id LIMIT ?", [.int(limit ?? -1)]
-            ) { CacheEntry(row: $0, root: root) }
-        }
-    }
-
     /// Every entry, in no particular order.
     public func allEntries() throws(CacheError) -> [CacheEntry] {
         let root = root

@@ -279,8 +279,9 @@ import Testing
             #expect(try cache.index.entryCount() == 3)
             #expect(try cache.index.totalBytes() == 324)
             try cache.flush()
-            #expect(try cache.index.oldestEntries(by: .access, limit: 2).map(\.key) == [keys[1], keys[2]])
-            #expect(try cache.index.oldestEntries(by: .creation).map(\.key) == keys)
+            let entries = try cache.index.allEntries()
+            #expect(entries.sorted { $0.accessedAt < $1.accessedAt }.prefix(2).map(\.key) == [keys[1], keys[2]])
+            #expect(entries.sorted { $0.fetchedAt < $1.fetchedAt }.map(\.key) == keys)
         }
     }
 }
