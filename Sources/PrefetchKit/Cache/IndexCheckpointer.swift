@@ -51,10 +51,14 @@ final class IndexCheckpointer: Sendable {
     }
 
     /// Copies what is left of the WAL into the index file, empties the WAL file, and gives `database`
-    /// its automatic checkpoints back.
+    /// its automatic checkpoints back. Waits at most a second for other writers: a clean that stops
+    /// because the index stayed busy must not wait out another busy timeout on its way out, and a WAL
+    /// left behind is copied and started again by the next writer's own checkpoints.
     func finish(_ database: IndexDatabase) {
         pool.waitUntilIdle()
-        sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        _ = database.waitingAtMost(.seconds(1)) {
+            sqlite3_wal_checkpoint_v2(database.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        }
         sqlite3_wal_autocheckpoint(database.handle, 1000)
     }
 

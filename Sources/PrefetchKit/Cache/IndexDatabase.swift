@@ -6,8 +6,9 @@ import Foundation
 final class IndexDatabase {
     let handle: OpaquePointer
     let path: String
-    /// Busy retries before giving up: 25,000 × 200 µs (plus the lock attempts) is about 5 s.
-    static let busyAttempts: Int32 = 25_000
+    /// How long one statement waits for another connection's write lock before it fails as busy.
+    static let busyTimeout: Duration = .seconds(5)
+    private let busyWait = BusyWait()
 
     /// Opens (creating if needed) the database file at `path`.
     init(path: String) throws(CacheError) {
@@ -21,15 +22,37 @@ final class IndexDatabase {
         }
         self.handle = db
         self.path = path
-        // Waits up to 5 s for another connection's write lock, retrying every 200 µs rather than with
-        // SQLite's growing sleeps (up to 100 ms): a process that writes in back-to-back batch
+        // Waits up to `busyTimeout` for another connection's write lock, retrying every 200 µs rather
+        // than with SQLite's growing sleeps (up to 100 ms): a process that writes in back-to-back batch
         // transactions (a run) frees the lock only for the moment between a commit and its next
         // write, and a waiter (a clean, another run) must try often enough to get in there.
-        sqlite3_busy_handler(db, { _, attempts in
-            guard attempts < IndexDatabase.busyAttempts else { return 0 }
+        sqlite3_busy_handler(db, { context, attempts in
+            guard let context else { return 0 }
+            return Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue().retries(after: attempts) ? 1 : 0
+        }, Unmanaged.passUnretained(busyWait).toOpaque())
+    }
+
+    /// Runs `body` with the busy handler waiting at most `timeout` instead of `busyTimeout`.
+    func waitingAtMost<Result>(_ timeout: Duration, _ body: () -> Result) -> Result {
+        busyWait.timeout = timeout
+        defer { busyWait.timeout = Self.busyTimeout }
+        return body()
+    }
+
+    /// The busy handler's clock, one per connection (used by one thread at a time, as the connection
+    /// is). Counted in time, not attempts: a 200 µs sleep takes two to three times that on a busy
+    /// machine, and with 25,000 attempts meant as 5 s a clean facing a held lock stopped after 16 s.
+    private final class BusyWait {
+        private var started = ContinuousClock.now
+        var timeout = IndexDatabase.busyTimeout
+
+        /// Sleeps and returns true while the current wait is under `timeout`.
+        func retries(after attempts: Int32) -> Bool {
+            if attempts == 0 { started = .now }
+            guard ContinuousClock.now - started < timeout else { return false }
             usleep(200)
-            return 1
-        }, nil)
+            return true
+        }
     }
 
     deinit {

@@ -137,7 +137,7 @@ extension CleanPass {
         }
     }
 
-    /// Runs `body`, and again again while the index stays busy, for at most `policy.busyWait`.
+    /// Runs `body`, and again while the index stays busy, for at most `policy.busyWait`.
     func retryingBusy<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
         let deadline = Date().addingTimeInterval(policy.busyWait)
         while true {
