@@ -7,12 +7,13 @@ public func redacted(_ url: String) -> String {
     return url.replacingCharacters(in: password, with: "***")
 }
 
-/// Where the password of the URL's `user:password@` part is, if it has one.
+/// Where the password of the URL's `user:password@` part is, if it has one. For text that is not
+/// quite a URL (a job file's mistake, such as `http//user:secret@host/`), the authority is taken to
+/// start after the first `//`, or at the start: a message never shows more than the user name.
 private func passwordRange(in url: String) -> Range<String.Index>? {
     // Nearly every URL has no `@` at all: one byte scan settles it (this runs for every log line).
     guard url.utf8.contains(UInt8(ascii: "@")) else { return nil }
-    guard let schemeEnd = url.range(of: "://") else { return nil }
-    let authorityStart = schemeEnd.upperBound
+    let authorityStart = (url.range(of: "://") ?? url.range(of: "//"))?.upperBound ?? url.startIndex
     let authorityEnd = url[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
     guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@"),
           let colon = url[authorityStart..<at].firstIndex(of: ":")

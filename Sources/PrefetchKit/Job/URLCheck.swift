@@ -7,17 +7,17 @@ enum URLCheck {
     /// Every byte a URL may not contain: controls, space and DEL.
     private static let forbidden = String(decoding: Array(1...0x20) + [0x7F], as: UTF8.self)
 
-    /// Why `url` is not usable, or nil when it is.
+    /// Why `url` is not usable, or nil when it is. The message shows the URL with its password hidden.
     static func problem(_ url: String) -> String? {
         let length = url.utf8.count
         return url.withCString { text -> String? in
             let https = strncasecmp(text, "https://", 8) == 0
             guard https || strncasecmp(text, "http://", 7) == 0 else {
-                return "`\(url)` is not an absolute http or https URL"
+                return "`\(redacted(url))` is not an absolute http or https URL"
             }
             let clean = strcspn(text, forbidden)
             guard clean == length else {
-                return "`\(url)` contains a space or control character at character \(clean + 1)"
+                return "`\(redacted(url))` contains a space or control character at character \(clean + 1)"
             }
             let authority = text + (https ? 8 : 7)
             let authorityLength = strcspn(authority, "/?#")
@@ -26,7 +26,7 @@ enum URLCheck {
                 hostStart -= 1
             }
             guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
-                return "`\(url)` has no host"
+                return "`\(redacted(url))` has no host"
             }
             return nil
         }

@@ -7,6 +7,12 @@ import Testing
         #expect(redacted("http://u:p%40ss@h:8080/x?y=1") == "http://u:***@h:8080/x?y=1")
     }
 
+    @Test func hidesThePasswordOfTextThatIsNotQuiteAURL() {
+        #expect(redacted("http//bob:s3cret@x.example/1.png") == "http//bob:***@x.example/1.png")
+        #expect(redacted("ftp://bob:s3cret@x.example/1.png") == "ftp://bob:***@x.example/1.png")
+        #expect(redacted("bob:s3cret@x.example/1.png") == "bob:***@x.example/1.png")
+    }
+
     @Test func leavesURLsWithoutAPasswordAlone() {
         for url in ["https://cdn.example.com/a.jpg", "https://shop@cdn.example.com/a.jpg",
                     "https://cdn.example.com/a@b:c.jpg", "not a url"] {

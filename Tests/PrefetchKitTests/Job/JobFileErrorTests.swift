@@ -204,6 +204,22 @@ import Testing
         expectDiagnostic(diagnostics, line: 6, column: 29, keyPath: "sets[3].url_pattern", contains: "list item `` is not a host name part")
     }
 
+    @Test func aRejectedURLNeverShowsItsPassword() throws {
+        let folder = try JobTestFolder()
+        try folder.write("list.txt", "ftp://bob:Secret1@x.example/a.png\nhttps://bob:Secret2@x.example/a b.png\n")
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, urls: ["ftp://bob:Secret3@x.example/1.png", "http//bob:Secret4@x.example/2.png"] }
+              - { name: b, url_file: list.txt }
+            """)
+        #expect(diagnostics.count == 4)
+        for diagnostic in diagnostics {
+            #expect(diagnostic.description.contains("bob:***@"))
+            #expect(!diagnostic.description.contains("Secret"))
+        }
+    }
+
     @Test func rangesOfCountsAndEmptySets() throws {
         let folder = try JobTestFolder()
         let diagnostics = try folder.diagnostics("""
