@@ -63,6 +63,12 @@ enum RunCommand {
         options.settings.dryRun = arguments.has("dry-run")
         options.reportPath = arguments.value("report")
         options.junitPath = arguments.value("junit")
+        // Checked before anything is fetched, not found out after the whole run.
+        for (option, path) in [("report", options.reportPath), ("junit", options.junitPath)] {
+            if let path, let problem = AtomicFile.problem(writing: path) {
+                throw UsageError("run: --\(option) \(path) cannot be written: \(problem)")
+            }
+        }
         let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
         options.log = RunLog(format: arguments.value("log-format") == "json" ? .json : .text, verbosity: verbosity)
         options.progress = options.settings.dryRun ? .off
@@ -75,8 +81,11 @@ enum RunCommand {
         do {
             result = try runner.run(jobPaths: arguments.positionals)
         } catch {
-            Console.error("\(error)\n")
-            if case .jobFile = error { return .usage }
+            if case .jobFile = error {
+                Console.error("\(error)\n")
+                return .usage
+            }
+            Console.error("prefetchd run: \(error)\n")
             return .environment
         }
         for problem in result.problems {

@@ -63,6 +63,23 @@ struct RunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: report))
     }
 
+    @Test func aReportPathThatCannotBeWrittenStopsTheRunBeforeItFetches() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/early"])])
+        let missingFolder = harness.folder.file("no-such-folder/report.json").path
+        let folder = harness.folder.file("reports").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+        for (option, path, reason) in [("--report", missingFolder, "does not exist"), ("--junit", folder, "is a folder")] {
+            let outcome = try Binary.run(["run", job, option, path, "--progress", "never"])
+            #expect(outcome.status == 2, "\(outcome.stderr)")
+            #expect(outcome.stderr.hasPrefix("prefetchd run: \(option) \(path) cannot be written"), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains(reason), "\(outcome.stderr)")
+        }
+        #expect(try harness.server.hits("early") == 0)
+        #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
+    }
+
     @Test func dryRunPrintsWhatItWouldFetchAndCreatesNothing() throws {
         let harness = try RunHarness()
         let job = try harness.job(sets: [harness.set("images", ["/count/d1", "/count/d2"])])
