@@ -19,6 +19,13 @@ public enum CacheDecision: Sendable, Equatable {
         return now.timeIntervalSince(entry.modifiedAt) > maxAge.seconds
     }
 
+    /// Stale as `verify` reports it: too old for a set that refreshes (`stale` or `always`). With
+    /// `refresh: never` a run trusts the entry and counts it cached, so `verify` does too: a
+    /// `run && verify` step never fails on an entry the run chose to keep.
+    public static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, maxAge: Duration, now: Date) -> Bool {
+        refresh != .never && isStale(entry, maxAge: maxAge, now: now)
+    }
+
     public static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
                               maxAge: Duration, now: Date) -> CacheDecision {
         if let entry {

@@ -28,7 +28,8 @@ public enum Verifier {
             result.checked += 1
             let finding: Finding.Kind?
             if let entry = try cache?.lookup(key: item.key) {
-                finding = CacheDecision.isStale(entry, maxAge: job.cache.maxAge, now: now) ? .stale : nil
+                let options = job.sets[item.setIndex].options
+                finding = CacheDecision.isStale(entry, refresh: options.refresh, maxAge: job.cache.maxAge, now: now) ? .stale : nil
             } else {
                 finding = .missing
             }

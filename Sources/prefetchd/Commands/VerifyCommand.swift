@@ -9,8 +9,9 @@ enum VerifyCommand {
         summary: "Check that every URL of the jobs is cached and fresh, without network; list the rest.",
         details: """
             Prints `missing URL` or `stale URL` on standard output for each URL that is not cached,
-            or was last fetched or revalidated longer ago than the job's cache.max_age. Reads the
-            cache index only: no network, no writes. Exit 0 when all are cached and fresh, 1 when
+            or, in a set whose refresh is stale or always, was last fetched or revalidated longer ago
+            than the job's cache.max_age (with refresh: never a run keeps any cached entry, and so
+            does verify). Reads the cache index only: no network, no writes. Exit 0 when all are cached and fresh, 1 when
             any is missing or stale, 2 for a bad job file, 3 when the cache is unusable.
             """,
         options: [SharedOptions.cache],

@@ -16,6 +16,7 @@ import Testing
         let job = try folder.write("job.yaml", """
             version: 1
             cache: { path: cache, max_age: 7d }
+            defaults: { refresh: stale }
             sets:
               - { name: s, urls: ["\(Self.base)/a.png", "\(Self.base)/b.jpg", "\(Self.base)/c.png"] }
             """)
@@ -66,6 +67,23 @@ import Testing
         let result = try Verifier.verify(job, now: eightDaysOn) { _ in }
         #expect(result.findings.map(\.kind) == [.stale, .stale, .missing])
         #expect(try Verifier.verify(job) { _ in }.findings.map(\.kind) == [.missing])
+    }
+
+    @Test func verifyTrustsOldEntriesWhereRunDoes() throws {
+        // Given the same cache, and a job whose sets never refresh (the default)
+        let (folder, _, _) = try fixture()
+        let never = try folder.write("never.yaml", """
+            version: 1
+            cache: { path: cache, max_age: 7d }
+            sets:
+              - { name: s, urls: ["\(Self.base)/a.png", "\(Self.base)/b.jpg", "\(Self.base)/c.png"] }
+            """)
+        let job = try JobFile.load(path: never.path, environment: [:], workingDirectory: folder.path)
+        // When verify looks eight days on, past max_age
+        let result = try Verifier.verify(job, now: Date().addingTimeInterval(8 * 86_400)) { _ in }
+        // Then the old entries count as cached, as a run counts them (it would not fetch them again)
+        #expect(result.findings.map(\.kind) == [.missing])
+        #expect(result.fresh == 2)
     }
 
     @Test func fsckIsCleanThenFindsAndRepairsADamagedFile() throws {
