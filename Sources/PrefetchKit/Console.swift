@@ -1,16 +1,41 @@
+import Synchronization
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
 
 /// Standard output for machine output (JSON, paths), standard error for everything a person reads.
 /// Unbuffered writes of whole strings, so lines from several threads do not interleave mid-line.
+///
+/// Standard error may carry one live line (a progress bar redrawn in place). Any other text written
+/// there first clears it and then draws it again below, so log lines never run into the bar.
 public enum Console {
+    /// The live line on standard error, while one is shown.
+    private static let liveLine = Mutex<String?>(nil)
+    private static let clearLine = "\r\u{1B}[2K"
+
     public static func out(_ text: String) {
         write(text, to: STDOUT_FILENO)
     }
 
     public static func error(_ text: String) {
-        write(text, to: STDERR_FILENO)
+        liveLine.withLock { live in
+            guard let live else { return write(text, to: STDERR_FILENO) }
+            write(clearLine + text + live, to: STDERR_FILENO)
+        }
+    }
+
+    /// Draws `line` as the live line in place of the last one; nil ends it (the last one stays, and
+    /// the text after it starts on a new line).
+    public static func live(_ line: String?) {
+        liveLine.withLock { live in
+            if let line {
+                write(clearLine + line, to: STDERR_FILENO)
+            } else if live != nil {
+                write("\n", to: STDERR_FILENO)
+            }
+            live = line
+        }
     }
 
     private static func write(_ text: String, to descriptor: Int32) {

@@ -6,13 +6,17 @@ internal import Glibc
 #endif
 
 /// Shows a run's progress on standard error: one live line redrawn on a terminal, otherwise a
-/// plain log line every few seconds (SDWebImagePrefetcher's finished/total, with rate and ETA).
+/// plain log line every few seconds (SDWebImagePrefetcher's finished/total, with rate and ETA);
+/// with `--log-format json`, a `progress` event line every few seconds instead, so that standard
+/// error stays one JSON object a line.
 public final class ProgressDisplay: Sendable {
     public enum Style: Sendable, Equatable {
         /// A line redrawn in place (`\r`), for a terminal.
         case live
         /// A full line every `interval` seconds, for logs.
         case log(interval: Double)
+        /// A `progress` JSON event every `interval` seconds.
+        case json(interval: Double)
         case off
     }
 
@@ -33,8 +37,12 @@ public final class ProgressDisplay: Sendable {
 
     /// `--progress`: `auto` draws the live line on a terminal and logs a line every 5 s otherwise;
     /// `always` draws the live line even when standard error is not a terminal; `never` shows nothing.
-    public static func style(for setting: String, quiet: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) -> Style {
+    /// With JSON logs, `auto` and `always` both give progress events.
+    public static func style(
+        for setting: String, quiet: Bool, json: Bool = false, isTerminal: Bool = isatty(STDERR_FILENO) == 1
+    ) -> Style {
         if quiet || setting == "never" { return .off }
+        if json { return .json(interval: 5) }
         if setting == "always" || isTerminal { return .live }
         return .log(interval: 5)
     }
@@ -54,7 +62,7 @@ public final class ProgressDisplay: Sendable {
         switch style {
         case .off: return
         case .live: interval = 0.2
-        case .log(let seconds): interval = seconds
+        case .log(let seconds), .json(let seconds): interval = seconds
         }
         let ticker = RepeatingTimer(label: "prefetchd.progress", interval: interval) { [weak self] in self?.draw() }
         timer.withLock { $0 = ticker }
@@ -65,17 +73,27 @@ public final class ProgressDisplay: Sendable {
     public func stop() {
         guard let ticker = timer.withLock({ $0 }), ticker.stop() else { return }
         if style == .live {
-            Console.error("\r\u{1B}[2K" + Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)) + "\n")
+            Console.live(Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)))
+            Console.live(nil)
         }
     }
 
     private func draw() {
-        let line = Self.line(snapshot(), elapsed: Date().timeIntervalSince(started))
+        let state = snapshot()
+        let elapsed = Date().timeIntervalSince(started)
         switch style {
-        case .live: Console.error("\r\u{1B}[2K" + line)
-        case .log: Console.error("prefetchd: " + line + "\n")
+        case .live: Console.live(Self.line(state, elapsed: elapsed))
+        case .log: Console.error("prefetchd: " + Self.line(state, elapsed: elapsed) + "\n")
+        case .json: Console.error(Self.event(state, elapsed: elapsed))
         case .off: break
         }
+    }
+
+    /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"total":...}`, keys
+    /// sorted as in the other events.
+    static func event(_ state: Snapshot, elapsed: Double) -> String {
+        "{\"bytes\":\(state.bytes),\"done\":\(state.done),\"elapsed_ms\":\((elapsed * 1000).rounded()),"
+            + "\"event\":\"progress\",\"failed\":\(state.failed),\"total\":\(state.total)}\n"
     }
 
     /// `[#######-------]  1200/5000  24%  failed 3  18.4 MB  2.1 MB/s  ETA 0:31`

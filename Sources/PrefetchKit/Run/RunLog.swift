@@ -11,20 +11,25 @@ public struct RunLog: Sendable {
         self.verbosity = verbosity
     }
 
-    /// JSON: every event. Text: failures unless quiet; every outcome when verbose.
     func record(_ event: RunEvent) {
+        guard let line = line(for: event) else { return }
+        Console.error(line)
+    }
+
+    /// What `record` writes for `event`, if anything. JSON: every event, only failures when quiet.
+    /// Text: failures, also when quiet; every outcome when verbose.
+    func line(for event: RunEvent) -> String? {
+        guard verbosity != .quiet || event.event == .failed else { return nil }
         switch format {
-        case .json:
-            Console.error(event.jsonLine())
-        case .text:
-            guard let line = Self.text(event, verbose: verbosity == .verbose), verbosity != .quiet else { return }
-            Console.error("prefetchd: " + line + "\n")
+        case .json: return event.jsonLine()
+        case .text: return Self.text(event, verbose: verbosity == .verbose).map { "prefetchd: " + $0 + "\n" }
         }
     }
 
-    /// Whether any engine event (`response`, `retrying`) can become a line: JSON, or verbose text.
+    /// Whether any engine event (`response`, `retrying`) can become a line: JSON unless quiet, or
+    /// verbose text.
     var showsTransferEvents: Bool {
-        format == .json || verbosity == .verbose
+        (format == .json && verbosity != .quiet) || verbosity == .verbose
     }
 
     /// A note for a person, not about one URL (text format only, not when quiet).

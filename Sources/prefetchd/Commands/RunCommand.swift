@@ -23,9 +23,9 @@ enum RunCommand {
             .flag("dry-run", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
             .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
             .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards."),
-            .value("progress", "WHEN", "Progress: auto (a live line on a terminal, a log line every 5 s otherwise), always (the live line even off a terminal) or never.",
+            .value("progress", "WHEN", "Progress: auto (a live line on a terminal, a log line every 5 s otherwise), always (the live line even off a terminal) or never. With --log-format json, a progress event every 5 s unless never.",
                    choices: ["auto", "always", "never"]),
-            .flag("quiet", "Print only errors and the final summary."),
+            .flag("quiet", "Print only failures (a line or JSON event each) and the final summary; no progress."),
             .flag("verbose", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
             .value("log-format", "FORMAT", "text, or json for one JSON line per URL state change on stderr.",
                    choices: ["text", "json"]),
@@ -72,7 +72,8 @@ enum RunCommand {
         let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
         options.log = RunLog(format: arguments.value("log-format") == "json" ? .json : .text, verbosity: verbosity)
         options.progress = options.settings.dryRun ? .off
-            : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet)
+            : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet,
+                                    json: arguments.value("log-format") == "json")
 
         let runner = JobRunner(options: options)
         let signals = SignalRelay { runner.stop(signal: $0) }

@@ -80,6 +80,29 @@ struct RunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
     }
 
+    @Test func logLinesNeverRunIntoTheProgressLine() throws {
+        let harness = try RunHarness()
+        let paths = (0..<12).map { "/slow/\(300 + $0)" } + ["/status/404"]
+        let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("images", paths)])
+
+        let text = try Binary.run(["run", job, "--progress", "always", "--verbose"])
+        #expect(text.status == 1, "\(text.stderr)")
+        // Each visible line (what follows the last clear-line on it) is the bar or a log line, not both.
+        let visible = text.stderr.split(separator: "\n").map { String($0).components(separatedBy: "\u{1B}[2K").last ?? "" }
+        #expect(visible.contains { $0.hasPrefix("prefetchd: fetched") })
+        #expect(visible.contains { $0.contains("ETA") })
+        #expect(!visible.contains { $0.contains("ETA") && $0.contains("prefetchd:") }, "\(visible)")
+
+        try FileManager.default.removeItem(atPath: harness.cachePath)
+        let json = try Binary.run(["run", job, "--progress", "always", "--log-format", "json"])
+        #expect(json.status == 1, "\(json.stderr)")
+        let lines = json.stderr.split(separator: "\n").dropLast().map(String.init)  // the closing summary is text
+        #expect(lines.count > 13)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+    }
+
     @Test func dryRunPrintsWhatItWouldFetchAndCreatesNothing() throws {
         let harness = try RunHarness()
         let job = try harness.job(sets: [harness.set("images", ["/count/d1", "/count/d2"])])

@@ -70,6 +70,29 @@ import Testing
         #expect(ProgressDisplay.style(for: "always", quiet: false, isTerminal: false) == .live)
         #expect(ProgressDisplay.style(for: "never", quiet: false, isTerminal: true) == .off)
         #expect(ProgressDisplay.style(for: "auto", quiet: true, isTerminal: true) == .off)
+        // JSON logs get progress events, never a bar in the middle of the JSON lines
+        #expect(ProgressDisplay.style(for: "always", quiet: false, json: true, isTerminal: true) == .json(interval: 5))
+        #expect(ProgressDisplay.style(for: "auto", quiet: false, json: true, isTerminal: false) == .json(interval: 5))
+        #expect(ProgressDisplay.style(for: "never", quiet: false, json: true, isTerminal: false) == .off)
+        let event = ProgressDisplay.event(.init(done: 5, total: 8, failed: 1, bytes: 300), elapsed: 1.5)
+        let fields = try? JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
+        #expect(fields?["event"] as? String == "progress")
+        #expect(fields?["done"] as? Int == 5 && fields?["total"] as? Int == 8 && fields?["failed"] as? Int == 1)
+        #expect(event.hasSuffix("}\n"))
+    }
+
+    @Test func quietKeepsOnlyFailuresInBothFormats() {
+        let failed = RunEvent(.failed, url: "http://h/a.png", set: "s", status: 404, reason: "http_404", attempt: 1)
+        let fetched = RunEvent(.finished, url: "http://h/b.png", set: "s", status: 200, bytes: 10, elapsedMs: 1, attempt: 1)
+        for format in [RunLog.Format.text, .json] {
+            let quiet = RunLog(format: format, verbosity: .quiet)
+            #expect(quiet.line(for: failed)?.contains("http_404") == true)
+            #expect(quiet.line(for: fetched) == nil)
+            #expect(!quiet.showsTransferEvents)
+        }
+        #expect(RunLog(format: .json).line(for: fetched) != nil)
+        #expect(RunLog(format: .text).line(for: fetched) == nil)
+        #expect(RunLog(format: .text, verbosity: .verbose).line(for: fetched)?.hasPrefix("prefetchd: fetched") == true)
     }
 
     @Test func byteAndClockFormats() {
