@@ -84,16 +84,17 @@ public final class ProgressDisplay: Sendable {
         switch style {
         case .live: Console.live(Self.line(state, elapsed: elapsed))
         case .log: Console.error("prefetchd: " + Self.line(state, elapsed: elapsed) + "\n")
-        case .json: Console.error(Self.event(state, elapsed: elapsed))
+        case .json: Console.error(Self.event(state, elapsed: elapsed, at: Date()))
         case .off: break
         }
     }
 
-    /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"total":...}`, keys
-    /// sorted as in the other events.
-    static func event(_ state: Snapshot, elapsed: Double) -> String {
-        "{\"bytes\":\(state.bytes),\"done\":\(state.done),\"elapsed_ms\":\((elapsed * 1000).rounded()),"
-            + "\"event\":\"progress\",\"failed\":\(state.failed),\"total\":\(state.total)}\n"
+    /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"time":...,"total":...}`:
+    /// keys sorted and `time` in seconds since 1970, as in the other events.
+    static func event(_ state: Snapshot, elapsed: Double, at time: Date) -> String {
+        let seconds = (time.timeIntervalSince1970 * 1000).rounded() / 1000
+        return "{\"bytes\":\(state.bytes),\"done\":\(state.done),\"elapsed_ms\":\((elapsed * 1000).rounded()),"
+            + "\"event\":\"progress\",\"failed\":\(state.failed),\"time\":\(seconds),\"total\":\(state.total)}\n"
     }
 
     /// `[#######-------]  1200/5000  24%  failed 3  18.4 MB  2.1 MB/s  ETA 0:31`

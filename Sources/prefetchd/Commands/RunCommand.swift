@@ -70,10 +70,10 @@ enum RunCommand {
             }
         }
         let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
-        options.log = RunLog(format: arguments.value("log-format") == "json" ? .json : .text, verbosity: verbosity)
+        let json = arguments.value("log-format") == "json"
+        options.log = RunLog(format: json ? .json : .text, verbosity: verbosity)
         options.progress = options.settings.dryRun ? .off
-            : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet,
-                                    json: arguments.value("log-format") == "json")
+            : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet, json: json)
 
         let runner = JobRunner(options: options)
         let signals = SignalRelay { runner.stop(signal: $0) }

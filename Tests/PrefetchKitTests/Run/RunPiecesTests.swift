@@ -74,10 +74,12 @@ import Testing
         #expect(ProgressDisplay.style(for: "always", quiet: false, json: true, isTerminal: true) == .json(interval: 5))
         #expect(ProgressDisplay.style(for: "auto", quiet: false, json: true, isTerminal: false) == .json(interval: 5))
         #expect(ProgressDisplay.style(for: "never", quiet: false, json: true, isTerminal: false) == .off)
-        let event = ProgressDisplay.event(.init(done: 5, total: 8, failed: 1, bytes: 300), elapsed: 1.5)
+        let event = ProgressDisplay.event(.init(done: 5, total: 8, failed: 1, bytes: 300), elapsed: 1.5,
+                                          at: Date(timeIntervalSince1970: 1_800_000_000.25))
         let fields = try? JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any]
         #expect(fields?["event"] as? String == "progress")
         #expect(fields?["done"] as? Int == 5 && fields?["total"] as? Int == 8 && fields?["failed"] as? Int == 1)
+        #expect(fields?["time"] as? Double == 1_800_000_000.25 && fields?["elapsed_ms"] as? Double == 1500)
         #expect(event.hasSuffix("}\n"))
     }
 
