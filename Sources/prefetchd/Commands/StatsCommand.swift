@@ -10,7 +10,9 @@ enum StatsCommand {
             Answered from the cache index, without walking the files or touching the network:
             entries and bytes (bytes of file data) in total, by format, set and host, age histograms
             by last access and by fetch time, the largest entries, the failure ledger by reason and
-            the last runs. --output writes the file atomically (temp file, then rename).
+            the last runs. --output writes a file atomically (temp file, then rename; through a
+            symbolic link, the file it names); a device or FIFO such as /dev/stdout, or -, is
+            written into as it is.
             """,
         options: [
             SharedOptions.cache,
@@ -28,6 +30,9 @@ enum StatsCommand {
 
     private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
         let target = try MaintenanceCommand.target(arguments, command: "stats")
+        if let output = arguments.value("output"), let problem = AtomicFile.problem(writing: output) {
+            throw UsageError("stats: --output \(output) cannot be written: \(problem)")
+        }
         let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
         do throws(MaintenanceError) {
             let text = format.render(try MaintenanceTarget.stats(target.folder, maxSize: target.settings?.maxSize ?? 0))

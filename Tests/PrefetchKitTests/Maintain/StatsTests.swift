@@ -333,6 +333,25 @@ import Testing
         }
     }
 
+    @Test func outputToADashOrADeviceGoesThereAndAnEmptyNameIsAUsageError() throws {
+        try withCacheTestFolder { folder in
+            _ = try busyCache(folder)
+            let dash = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", "-"])
+            #expect(dash.status == 0)
+            #expect(dash.stdout.contains("prefetchd_cache_entries{cache=\"\(folder)\"} 34\n"))
+            #expect(!FileManager.default.fileExists(atPath: folder + "/-"))
+
+            let device = try Binary.run(["stats", "--cache", folder, "--output", "/dev/null"])
+            #expect(device.status == 0)
+            var info = stat()
+            #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+
+            let empty = try Binary.run(["stats", "--cache", folder, "--output", ""])
+            #expect(empty.status == 2)
+            #expect(empty.stderr.contains("no file name given"), "\(empty.stderr)")
+        }
+    }
+
     @Test func aJobFileNamesTheCacheAndItsLimits() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder + "/cache", layout: .native)
