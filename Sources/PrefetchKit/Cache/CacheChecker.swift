@@ -12,12 +12,15 @@ public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case invalidFile(relativePath: String, reason: String)
     /// A temp file older than the longest possible transfer (path relative to the cache folder).
     case staleTemp(relativePath: String)
+    /// The index's running totals (what `stats` and the size cap read) disagree with its rows.
+    case totalsMismatch(keptEntries: Int, keptBytes: Int64, rowEntries: Int, rowBytes: Int64)
 
     public var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
             .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path):
             path
+        case .totalsMismatch: "index.sqlite"
         }
     }
 
@@ -29,6 +32,9 @@ public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
         case .invalidFile(let path, let reason): "\(path): \(reason)"
         case .staleTemp(let path): "\(path): abandoned temp file."
+        case .totalsMismatch(let keptEntries, let keptBytes, let rowEntries, let rowBytes):
+            "index.sqlite: its running totals (\(keptEntries) entries, \(keptBytes) bytes) disagree with its rows "
+                + "(\(rowEntries) entries, \(rowBytes) bytes); stats and the size cap read the totals."
         }
     }
 }
@@ -62,11 +68,16 @@ public struct CacheChecker: Sendable {
             }
         }
         problems += try staleTemps()
+        if let drift = try cache.index.totalsDrift() {
+            problems.append(.totalsMismatch(keptEntries: drift.kept.entries, keptBytes: drift.kept.bytes,
+                                            rowEntries: drift.rows.entries, rowBytes: drift.rows.bytes))
+        }
         return problems
     }
 
     /// Fixes `problems`: rows without files are dropped, bad files are deleted with their rows,
-    /// orphans get rows from the rescan code, stale temps are deleted.
+    /// orphans get rows from the rescan code, stale temps are deleted; totals that disagree with the
+    /// rows are computed again from them, after the other repairs.
     public func repair(_ problems: [CacheProblem]) throws(CacheError) {
         for problem in problems {
             switch problem {
@@ -79,9 +90,14 @@ public struct CacheChecker: Sendable {
             case .staleTemp(let path):
                 let absolute = cache.root + "/" + path
                 guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
+            case .totalsMismatch:
+                break
             }
         }
         try cache.flush()
+        if problems.contains(where: { if case .totalsMismatch = $0 { true } else { false } }) {
+            try cache.index.recomputeTotals()
+        }
     }
 
     private func problem(with entry: CacheEntry, validate: (String) -> String?) throws(CacheError) -> CacheProblem? {

@@ -29,6 +29,31 @@ extension CacheIndex {
         }
     }
 
+    /// The kept totals of every entry next to what the rows hold, when the two disagree anywhere
+    /// (in any dimension); nil when they agree.
+    func totalsDrift() throws(CacheError) -> (kept: CacheGroupTotal, rows: CacheGroupTotal)? {
+        try withConnection { connection throws(CacheError) in
+            let differences = try connection.query(IndexTotals.differences, []) { $0.int64(0) }.first ?? 0
+            guard differences > 0 else { return nil }
+            let kept = try connection.query(
+                "SELECT coalesce(sum(entries), 0), coalesce(sum(bytes), 0) FROM entry_totals WHERE dimension = 'all'", []
+            ) { CacheGroupTotal(name: "kept", entries: Int($0.int64(0)), bytes: $0.int64(1)) }.first
+            let rows = try connection.query("SELECT count(*), coalesce(sum(byte_size), 0) FROM entries", []) {
+                CacheGroupTotal(name: "rows", entries: Int($0.int64(0)), bytes: $0.int64(1))
+            }.first
+            return (kept ?? CacheGroupTotal(name: "kept", entries: 0, bytes: 0), rows ?? CacheGroupTotal(name: "rows", entries: 0, bytes: 0))
+        }
+    }
+
+    /// Recomputes the kept totals and the largest entries' table from the rows, in one transaction.
+    func recomputeTotals() throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.writing { () throws(CacheError) in
+                try connection.database.execute(IndexTotals.backfill + IndexLargest.refill)
+            }
+        }
+    }
+
     /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`), from its index.
     /// Two subqueries: SQLite reads one end of the index for a lone `min()` or `max()`, but scans all of
     /// it (150 ms at a million rows) for both in one select.

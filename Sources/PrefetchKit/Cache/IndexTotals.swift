@@ -73,15 +73,27 @@ enum IndexTotals {
         END;
         """
 
-    /// Recomputes every total from the entries (the migration from schema 1, and a check in tests).
-    static let backfill: String = {
-        let inserts = dimensions.map { dimension in
-            """
-            INSERT INTO entry_totals(dimension, value, entries, bytes)
-            SELECT '\(dimension)', \(value(dimension, of: "")), count(*), coalesce(sum(byte_size), 0) FROM entries
-            GROUP BY 2 HAVING count(*) > 0;
-            """
-        }
-        return "DELETE FROM entry_totals;\n" + inserts.joined(separator: "\n")
-    }()
+    /// Every total computed from the entries themselves: (dimension, value, entries, bytes) rows.
+    static let computed = dimensions.map { dimension in
+        """
+        SELECT '\(dimension)', \(value(dimension, of: "")), count(*), coalesce(sum(byte_size), 0) FROM entries
+        GROUP BY 2 HAVING count(*) > 0
+        """
+    }.joined(separator: "\nUNION ALL\n")
+
+    /// The totals kept, leaving out groups that emptied.
+    static let kept = "SELECT dimension, value, entries, bytes FROM entry_totals WHERE entries != 0 OR bytes != 0"
+
+    /// How many kept and computed totals differ; not zero once rows were written without the
+    /// triggers, such as deleted by hand with the sqlite3 tool (`fsck` checks it).
+    static let differences = """
+        SELECT (SELECT count(*) FROM (\(kept) EXCEPT SELECT * FROM (\(computed))))
+             + (SELECT count(*) FROM (SELECT * FROM (\(computed)) EXCEPT \(kept)))
+        """
+
+    /// Recomputes every total from the entries (the migration from schema 1, and `fsck --repair`).
+    static let backfill = """
+        DELETE FROM entry_totals;
+        INSERT INTO entry_totals(dimension, value, entries, bytes) \(computed);
+        """
 }

@@ -45,6 +45,25 @@ import Testing
         }
     }
 
+    @Test func aRowDeletedBehindTheIndexsBackIsFoundAndTheTotalsComputedAgain() throws {
+        try withFilledCache { cache, entries in
+            // Given a row deleted with plain SQL, as the sqlite3 tool would: no trigger takes it off the totals
+            try cache.index.withConnection { connection throws(CacheError) in
+                try connection.write("DELETE FROM entries WHERE relative_path = ?", [.text(entries[1].relativePath)])
+            }
+            try cache.flush()
+            let bytes = entries.reduce(0) { $0 + $1.size }
+            // Then fsck finds the file without its row and the totals that still count it; the repair
+            // gives the file its row back and counts every entry once (before, the totals counted it twice)
+            try expectRepaired(cache, [
+                .orphanFile(relativePath: entries[1].relativePath),
+                .totalsMismatch(keptEntries: 3, keptBytes: bytes, rowEntries: 2, rowBytes: bytes - entries[1].size),
+            ])
+            #expect(try cache.index.totals("all") == [CacheGroupTotal(name: "", entries: 3, bytes: bytes)])
+            #expect(try cache.index.totals("format").map(\.entries) == [3])
+        }
+    }
+
     @Test func aFileOfTheWrongSizeIsRemoved() throws {
         try withFilledCache { cache, entries in
             try pngLikeBody(9, length: 10).write(to: URL(fileURLWithPath: entries[2].path))
