@@ -7,14 +7,16 @@ enum FsckCommand {
         synopsis: "fsck [--cache DIR] [--repair]",
         summary: "Check the index against the files and decode-check every stored file.",
         details: """
-            Finds index rows without files, files without rows, size or checksum mismatches, files
-            that fail a full decode check (PNG, JPEG; GIF and WebP by header) and temp files older
-            than an hour. Prints one line per problem on standard output. With --repair, drops bad
-            rows and files, indexes orphan files and deletes stale temps. Reads every file: expect
+            Finds index rows without files, files named like cache entries but without rows (files
+            with other names are not the cache's and are left alone), size or checksum mismatches,
+            files that fail a full decode check (PNG, JPEG; GIF and WebP by header), temp files older
+            than an hour, and running totals (what stats and the size cap read) that disagree with
+            the rows. Prints one line per problem on standard output. With --repair, drops bad rows
+            and files, indexes orphan files, deletes stale temps and computes the totals again. Reads every file: expect
             it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems were
             found (with --repair: and fixed), 3 when the cache is unusable.
             """,
-        options: [SharedOptions.cache, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps.")],
+        options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps.")],
         examples: ["prefetchd fsck --cache /var/cache/prefetchd", "prefetchd fsck --cache /var/cache/prefetchd --repair"],
         execute: execute
     )

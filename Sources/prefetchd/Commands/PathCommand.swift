@@ -10,9 +10,10 @@ enum PathCommand {
             Looks URL up as a cache key (no job's cache_key rule applies: pass the URL as its key
             was made) in the cache's own layout, checks the file is there with its recorded size,
             and prints its absolute path on standard output. Counts as a use of the entry (last
-            access). Exit 0 when cached, 1 when not, 3 when the cache is unusable.
+            access). Exit 0 when cached, 1 when not (also when DIR holds no cache), 3 when the
+            cache is unusable.
             """,
-        options: [SharedOptions.cache],
+        options: [SharedOptions.cacheFolder],
         examples: [
             "prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd",
             "open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
