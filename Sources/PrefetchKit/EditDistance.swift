@@ -1,4 +1,6 @@
-/// Levenshtein distance for "did you mean" suggestions on keys, options and commands.
+/// Edit distance for "did you mean" suggestions on keys, options and commands: Levenshtein's, with
+/// two swapped neighbours counted as one edit (optimal string alignment), the commonest typo
+/// (`nmae` for `name`).
 public enum EditDistance {
     /// The edit distance between two short strings.
     public static func between(_ a: String, _ b: String) -> Int {
@@ -6,6 +8,7 @@ public enum EditDistance {
         let target = Array(b.utf8)
         if source.isEmpty { return target.count }
         if target.isEmpty { return source.count }
+        var beforePrevious = [Int](repeating: 0, count: target.count + 1)
         var previous = Array(0...target.count)
         var current = [Int](repeating: 0, count: target.count + 1)
         for i in 1...source.count {
@@ -13,8 +16,11 @@ public enum EditDistance {
             for j in 1...target.count {
                 let substitution = previous[j - 1] + (source[i - 1] == target[j - 1] ? 0 : 1)
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                if i > 1, j > 1, source[i - 1] == target[j - 2], source[i - 2] == target[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[target.count]
     }
