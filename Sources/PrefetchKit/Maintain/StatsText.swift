@@ -19,7 +19,8 @@ enum StatsText {
         lines += ages("age by last access", stats.accessAges)
         lines += ages("age by fetch time", stats.fetchAges)
         lines += ["", "largest entries"]
-        lines += stats.largest.map { "  \(pad(ByteFormat.human($0.size), 10)) \($0.url ?? $0.relativePath)" }
+        lines += stats.largest.isEmpty ? ["  (none)"]
+            : stats.largest.map { "  \(pad(ByteFormat.human($0.size), 10)) \($0.url ?? $0.relativePath)" }
         lines += ["", "failure ledger by reason"]
         lines += stats.failures.isEmpty ? ["  (none)"] : stats.failures.map { "  \(pad(String($0.entries), 8)) \($0.name)" }
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)

@@ -128,6 +128,17 @@ import Testing
         }
     }
 
+    @Test func anEmptyCacheSaysNoneUnderEverySection() throws {
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let text = StatsFormat.text.render(try CacheStats.collect(from: cache))
+            for section in ["by format", "by set", "by host", "largest entries", "failure ledger by reason"] {
+                #expect(text.contains("\n\(section)\n  (none)\n"), "\(section) in: \(text)")
+            }
+            #expect(text.hasSuffix("job\n  (none)\n"))  // last runs: its column heads, then none
+        }
+    }
+
     @Test func aVersionOneIndexIsMigratedKeepingItsRows() throws {
         try withCacheTestFolder { folder in
             // Given an index as schema 1 wrote it: no totals table, no triggers
