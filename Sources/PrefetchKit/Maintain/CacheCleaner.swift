@@ -60,7 +60,9 @@ public struct CacheCleaner: Sendable {
             + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
         try pass.retryingBusy { () throws(CacheError) in try cache.flush() }
         if !dryRun { try pass.retryingBusy { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
-        report.bytesAfter = dryRun ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes : try currentBytes()
+        report.bytesAfter = dryRun
+            ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
+            : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
         return report
     }

@@ -93,7 +93,8 @@ extension CleanPass {
         let isGone = { (relativePath: String) in Self.fileIsGone(root + "/" + relativePath) }
         if dryRun {
             for relativePath in paths where isGone(relativePath) {
-                if let row = try wrap({ () throws(CacheError) in try cache.index.entry(relativePath: relativePath) }) {
+                if let row = try wrap({ () throws(CacheError) in try cache.index.entry(relativePath: relativePath) }),
+                   droppedAhead.insert(relativePath).inserted {
                     dropped.append(row)
                 }
             }

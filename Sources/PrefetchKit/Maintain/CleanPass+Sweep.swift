@@ -96,7 +96,7 @@ extension CleanPass {
         guard !missing.isEmpty else { return }
         var dropped: [CacheEntry] = []
         if dryRun {
-            dropped = missing.map(\.entry)
+            dropped = missing.map(\.entry).filter { !droppedAhead.contains($0.relativePath) }
         } else {
             try retryingBusy { () throws(CacheError) in
                 dropped.removeAll()

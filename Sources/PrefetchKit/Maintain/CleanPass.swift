@@ -12,6 +12,9 @@ struct CleanPass {
     var batchLimit: Int
     /// Numbers the batches' journals.
     var batchNumber = 0
+    /// In a dry run, the rows of interrupted removals already counted as dropped: a real clean drops
+    /// them first, so its later sweep never sees them without files; the dry run must not count them twice.
+    var droppedAhead: Set<String> = []
 
     var cache: DiskCache { cleaner.cache }
     var policy: CleanPolicy { cleaner.policy }

@@ -261,9 +261,17 @@ import Testing
             let aside = FileRemoval.asideName(cache.root + "/" + unlinked)
             #expect(rename(cache.root + "/" + unlinked, aside) == 0)
 
+            // A dry run predicts it: the row once (not again as a row without its file), and the
+            // bytes the real clean leaves
+            var predicted: [CleanItem] = []
+            let dry = try CacheCleaner(cache, policy: testPolicy()).run(dryRun: true, onItem: { predicted.append($0) })
+            #expect(predicted.map(\.kind) == [.abandonedRemoval])
+            #expect(dry.missingFiles.entries == 1)
+
             // When the next clean runs
             var items: [CleanItem] = []
             let report = try CacheCleaner(cache, policy: testPolicy()).run(onItem: { items.append($0) })
+            #expect(report.bytesAfter == dry.bytesAfter && report.bytesAfter < report.bytesBefore)
 
             // Then the row without its file is gone and so is the aside file, the other entry is whole,
             // and the journal is gone
