@@ -15,6 +15,8 @@ public struct FetchResult: Sendable {
     public let attempts: Int
     /// The timings of the last attempt.
     public let timings: FetchTimings
+    /// From the submission to this result: every attempt, backoff and the body's last write included.
+    public let elapsed: Duration
 }
 
 /// A successful response.

@@ -7,6 +7,7 @@ struct PendingFetch: Sendable {
     let host: String
     /// The number of the attempt to run next (1 for the first).
     var attempt = 1
+    let submitted = ContinuousClock.now
 
     init(id: FetchID, request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) {
         self.id = id
@@ -16,6 +17,7 @@ struct PendingFetch: Sendable {
     }
 
     func result(_ outcome: Result<FetchResponse, FetchError>, timings: FetchTimings) -> FetchResult {
-        FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings)
+        FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings,
+                    elapsed: submitted.duration(to: .now))
     }
 }

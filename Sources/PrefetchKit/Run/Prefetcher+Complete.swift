@@ -7,7 +7,7 @@ extension Prefetcher {
         defer { gate.release() }
         events?.unregister(result.id)
         let set = plan.sets[item.setIndex]
-        let elapsed = result.timings.total.seconds * 1000
+        let elapsed = result.elapsed.seconds * 1000
         switch result.outcome {
         case .success(let response) where response.kind == .notModified:
             do {

@@ -154,6 +154,10 @@ struct RunCommandTests {
         #expect(retries.first?.status == 500)
         let finished = try #require(events.first { $0.event == .finished })
         #expect(finished.attempt == 2)
+        // Its time covers both attempts and the backoff between them (1 s and more), as the response's does
+        let response = try #require(events.last { $0.event == .response })
+        #expect((finished.elapsedMs ?? 0) >= 1000, "\(finished)")
+        #expect((finished.elapsedMs ?? 0) >= (response.elapsedMs ?? .infinity), "\(events)")
         #expect(finished.url == harness.url(path))
         #expect(!events.contains { $0.event == .failed })
     }
