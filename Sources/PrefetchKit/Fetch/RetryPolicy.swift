@@ -46,6 +46,18 @@ public struct RetryPolicy: Sendable, Equatable {
         }
     }
 
+    /// Whether the failure is the URL's own for good, so the failure ledger keeps later runs off it for
+    /// a while: a status that is not transient, a body too large, a redirect loop, a refused protocol,
+    /// network or TLS, a bad request. Not a local trouble such as a full disk (`destination`), an
+    /// unknown libcurl error, or a stop: the next run tries those keys again.
+    public static func isPermanent(_ error: FetchError) -> Bool {
+        switch error {
+        case .http(let status): !transientStatuses.contains(status)
+        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest: true
+        case .timeout, .connectFailed, .dns, .reset, .truncatedBody, .destination, .curl, .cancelled, .engineStopped: false
+        }
+    }
+
     /// Whether to try again after attempt number `attempt` (1 for the first) failed with `error`.
     /// `randomUnit` is a number in 0..<1 that picks the jitter.
     public func decision(

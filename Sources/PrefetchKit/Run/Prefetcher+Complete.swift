@@ -28,7 +28,7 @@ extension Prefetcher {
             }
         case .failure(let error):
             fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts,
-                 message: error.description, permanent: !RetryPolicy.isTransient(error))
+                 message: error.description, permanent: RetryPolicy.isPermanent(error))
         }
     }
 

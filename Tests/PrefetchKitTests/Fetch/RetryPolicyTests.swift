@@ -29,6 +29,20 @@ import Testing
         #expect(!permanent.contains(where: RetryPolicy.isTransient))
     }
 
+    @Test func onlyTheURLsOwnFailuresKeepLaterRunsAway() {
+        let theURLs: [FetchError] = [
+            .http(status: 404), .http(status: 410), .tooLarge(limit: 1), .tooManyRedirects("r"), .blockedProtocol("p"),
+            .tls("t"), .blockedNetwork("n"), .invalidRequest("i"),
+        ]
+        // A full disk, an unknown libcurl error or a stop are not the URL's fault, nor are transient ones.
+        let notTheURLs: [FetchError] = [
+            .destination(path: "/x", message: "No space left on device"), .curl(code: 2, message: "m"), .cancelled,
+            .engineStopped, .timeout("t"), .reset("r"), .http(status: 503),
+        ]
+        #expect(theURLs.allSatisfy(RetryPolicy.isPermanent))
+        #expect(!notTheURLs.contains(where: RetryPolicy.isPermanent))
+    }
+
     @Test func backoffDoublesFromTheBaseUpToTheCap() {
         let policy = RetryPolicy(retries: 20, baseDelay: .seconds(1), maxDelay: .seconds(600), jitter: 0)
         let delays = (1...12).map { policy.backoff(afterAttempt: $0, randomUnit: 0.5) }
