@@ -40,6 +40,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The sum of the costs of the values held.
     public var totalCost: Int { storage.withLock { $0.totalCost } }
 
+    /// True once any value was evicted to keep the limits.
+    public var hasEvicted: Bool { storage.withLock { $0.evictions > 0 } }
+
     public var count: Int { storage.withLock { $0.slotByKey.count } }
 
     /// Keys from most to least recently used.
@@ -63,6 +66,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     private var head: Int?
     private var tail: Int?
     private(set) var totalCost = 0
+    private(set) var evictions = 0
 
     mutating func value(forKey key: Key) -> Value? {
         guard let slot = slotByKey[key] else { return nil }
@@ -104,6 +108,7 @@ struct MemoryCacheStorage<Key: Hashable, Value> {
     mutating func evict(costLimit: Int, countLimit: Int?) {
         while let last = tail, totalCost > costLimit || slotByKey.count > (countLimit ?? .max) {
             remove(nodes[last]!.key)
+            evictions += 1
         }
     }
 

@@ -30,11 +30,15 @@ extension Prefetcher {
         // rerun over a warm cache) the index's own connection is free and reads cheaper.
         let entry = try cache.lookup(location, committedOnly: !gate.isIdle)
         let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
-        if let entry, entry.modifiedAt >= started {
+        // A row or ledger entry written since this run started is its own work on a key `settled` has
+        // forgotten: counted once already, told to this set only. While `settled` has forgotten
+        // nothing, such a row is another process's (a second run on the cache), decided as any other.
+        let mayBeOwnWork = settled.hasEvicted
+        if mayBeOwnWork, let entry, entry.modifiedAt >= started {
             tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }
             return
         }
-        if let failure, failure.lastErrorAt >= started {
+        if mayBeOwnWork, let failure, failure.lastErrorAt >= started {
             let repeated = RunFailure(url: item.shownURL, set: setName, reason: failure.reason,
                                       httpStatus: failure.httpStatus, attempts: 0, message: "failed earlier in this run")
             tally.withLock { $0.sets[item.setIndex].apply(.failed(repeated)) }

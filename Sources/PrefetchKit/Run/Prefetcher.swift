@@ -18,7 +18,8 @@ public final class Prefetcher: Sendable {
     let gate: SlotGate
     let tally: Mutex<RunTally>
     /// Keys settled in this run, so later occurrences are told without a second transfer.
-    /// Cost-bounded: an evicted key is recognised from the index (stored or failed since `started`).
+    /// Cost-bounded: once it has evicted keys, a key is taken for one of them when the index has it
+    /// stored or failed since `started` (which could also be a concurrent run's work).
     let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 2 << 20)
     let workers: WorkerPool
     let requests: [FetchRequest]

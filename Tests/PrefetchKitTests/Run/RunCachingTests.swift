@@ -24,6 +24,33 @@ struct RunCachingTests {
         try harness.expectCache(holds: [key: harness.png])
     }
 
+    @Test func whatAnotherRunDidMeanwhileIsCountedAsSuch() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/theirs", "/status/404"])])
+        let stored = harness.url("/count/theirs")
+        let failed = harness.url("/status/404")
+        // Given a row and a ledgered failure that another process wrote after this run started (dated
+        // an hour ahead here, so that they are newer than any start)
+        _ = try harness.run([harness.job("first", sets: [harness.set("images", ["/count/theirs"])])])
+        let later = Date().addingTimeInterval(3600)
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        try cache.index.withConnection { connection throws(CacheError) in
+            try connection.write("UPDATE entries SET modified_at = ?", [.date(later)])
+        }
+        try cache.index.recordFailure(FailureRecord(url: failed, key: failed, reason: "http_404", httpStatus: 404,
+                                                    nextRetryAt: later.addingTimeInterval(86_400), lastErrorAt: later))
+        try cache.flush()
+
+        // When this run comes to those keys
+        let result = try harness.run([job])
+
+        // Then they count in its totals, as cached and as skipped by the ledger (not taken for its own
+        // earlier work, which left them out of the totals and the failures)
+        #expect(result.report.totals == .expected(requested: 2, unique: 2, cached: 1, skipped: 1))
+        #expect(try harness.server.hits("theirs") == 1)
+        try harness.expectCache(holds: [stored: harness.png])
+    }
+
     @Test func aFlakyServerIsRetriedUntilItAnswers() throws {
         let harness = try RunHarness()
         let path = "/flaky/\(UUID().uuidString)/1"
