@@ -148,8 +148,10 @@ final class Attempt {
         }
         let kind: FetchResponse.Kind
         switch status {
+        // No Range is ever sent, so a 206 holds part of the body; and a 304 answers only a conditional GET.
+        case 206: return .failure(.http(status: status))
         case 200..<300: kind = .ok
-        case 304: kind = .notModified
+        case 304 where job.request.validators != nil: kind = .notModified
         default: return .failure(.http(status: status))
         }
         let finalURL = redacted(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url)

@@ -49,6 +49,22 @@ struct FetchEngineTests {
         #expect(!harness.exists(request.destination))
     }
 
+    /// No Range is sent, so a 206 is part of a body; a 304 to a GET without validators stores nothing.
+    @Test(arguments: [206, 304])
+    func aPartialBodyOrAnUnaskedNotModifiedFails(status: Int) async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let request = harness.request("/status/\(status)", retry: RetryPolicy(retries: 3, baseDelay: .milliseconds(1)))
+
+        let result = await harness.engine.fetch(request)
+
+        let error = try #require(result.error)
+        #expect(error.reason == "http_status")
+        #expect(error.httpStatus == status)
+        #expect(result.attempts == 1)
+        #expect(!harness.exists(request.destination))
+    }
+
     @Test func honoursRetryAfterOn429() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
