@@ -40,7 +40,8 @@ final class URLFileReader {
         var entry: (url: String, column: Int)?
         while entry == nil {
             let read = nextLine { line in
-                var first = 0
+                // A UTF-8 byte order mark (as some editors save) is not part of the first URL.
+                var first = lineNumber == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
                 var last = line.count
                 while first < last, Self.isBlank(line[first]) { first += 1 }
                 while last > first, Self.isBlank(line[last - 1]) { last -= 1 }

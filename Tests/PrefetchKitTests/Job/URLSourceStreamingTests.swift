@@ -78,6 +78,13 @@ private func residentBytes() throws -> Int {
         #expect(job.sets[0].urls.count == 3)
     }
 
+    @Test func aByteOrderMarkBeforeTheFirstURLIsNotPartOfIt() throws {
+        let folder = try JobTestFolder()
+        try folder.write("urls.txt", "\u{FEFF}https://x.example/1.png\r\nhttps://x.example/2.png\r\n")
+        let job = try folder.load("version: 1\nsets:\n  - { name: file, url_file: urls.txt }\n")
+        #expect(Array(job.sets[0].urls) == ["https://x.example/1.png", "https://x.example/2.png"])
+    }
+
     @Test func aURLFileRemovedAfterLoadingEndsIterationWithAFailure() throws {
         let folder = try JobTestFolder()
         let file = try folder.write("urls.txt", "https://x.example/1.png\n")
