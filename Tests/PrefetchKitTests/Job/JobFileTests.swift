@@ -91,6 +91,17 @@ import Testing
         #expect(job.urlCount == 50_004)
     }
 
+    @Test func withoutACachePathTheCacheFolderVariableIsTheDefault() throws {
+        let folder = try JobTestFolder()
+        let text = "version: 1\nsets:\n  - name: a\n    urls: [\"https://x.example/1.png\"]\n"
+        #expect(try folder.load(text, environment: ["PREFETCHD_CACHE_DIR": "shared-cache"]).cache.path
+            == "\(folder.path)/shared-cache")
+        #expect(try folder.load(text, environment: ["PREFETCHD_CACHE_DIR": ""]).cache.path == "\(folder.path)/.prefetchd-cache")
+        // A cache.path of the job's own wins
+        let own = "version: 1\ncache: { path: mine }\nsets:\n  - name: a\n    urls: [\"https://x.example/1.png\"]\n"
+        #expect(try folder.load(own, environment: ["PREFETCHD_CACHE_DIR": "shared-cache"]).cache.path == "\(folder.path)/mine")
+    }
+
     @Test func fillsBuiltInDefaultsForAbsentKeys() throws {
         let folder = try JobTestFolder()
         let job = try folder.load("version: 1\nsets:\n  - name: a\n    urls: [\"https://x.example/1.png\"]\n")
