@@ -42,6 +42,10 @@ extension JobDecoder {
     }
 
     /// Header names must be tokens and values a single line; a name replaces any written with other case.
+    /// Headers that describe the request body's framing: on a GET without a body they would make a
+    /// server wait for bytes that never come.
+    static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
+
     private mutating func mergeHeaders(_ node: YAMLNode, _ path: String, into headers: inout [String: String]) {
         guard case .mapping(let pairs) = node.content else {
             report(node, path, "expected a mapping, found \(node.kindName)")
@@ -60,6 +64,10 @@ extension JobDecoder {
             }
             guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
                 report(pair.value, Self.join(path, name), "a header value must be one line")
+                continue
+            }
+            guard !Self.framingHeaders.contains(name.lowercased()) else {
+                report(pair.key, Self.join(path, name), "`\(name)` frames the message and is set by libcurl; a GET sends no body")
                 continue
             }
             for existing in headers.keys where existing.lowercased() == name.lowercased() {

@@ -220,6 +220,22 @@ import Testing
         }
     }
 
+    @Test func headersMustBeValidNamesOneLineAndNotAboutABody() throws {
+        let folder = try JobTestFolder()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              headers: { "Bad Name": x, X-Two: "a\\nb", Content-Length: "5", transfer-encoding: chunked, X-Ok: fine }
+            sets:
+              - { name: a, urls: ["https://x.example/1.png"] }
+            """)
+        #expect(diagnostics.count == 4, "\(diagnostics)")
+        expectDiagnostic(diagnostics, line: 3, column: 14, keyPath: "defaults.headers.Bad Name", contains: "not a valid header name")
+        #expect(diagnostics.contains { $0.keyPath == "defaults.headers.X-Two" && $0.message.contains("one line") })
+        #expect(diagnostics.contains { $0.keyPath == "defaults.headers.Content-Length" && $0.message.contains("sends no body") })
+        #expect(diagnostics.contains { $0.keyPath == "defaults.headers.transfer-encoding" && $0.message.contains("sends no body") })
+    }
+
     @Test func rangesOfCountsAndEmptySets() throws {
         let folder = try JobTestFolder()
         let diagnostics = try folder.diagnostics("""
