@@ -68,10 +68,7 @@ public struct CacheChecker: Sendable {
             }
         }
         problems += try staleTemps()
-        if let drift = try cache.index.totalsDrift() {
-            problems.append(.totalsMismatch(keptEntries: drift.kept.entries, keptBytes: drift.kept.bytes,
-                                            rowEntries: drift.rows.entries, rowBytes: drift.rows.bytes))
-        }
+        if let drift = try cache.index.totalsDrift() { problems.append(drift) }
         return problems
     }
 

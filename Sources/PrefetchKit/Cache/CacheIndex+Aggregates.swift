@@ -29,19 +29,22 @@ extension CacheIndex {
         }
     }
 
-    /// The kept totals of every entry next to what the rows hold, when the two disagree anywhere
-    /// (in any dimension); nil when they agree.
-    func totalsDrift() throws(CacheError) -> (kept: CacheGroupTotal, rows: CacheGroupTotal)? {
+    /// When the kept totals disagree with the rows anywhere (in any dimension): the kept count and
+    /// bytes of all entries next to what the rows hold. Nil when they agree.
+    func totalsDrift() throws(CacheError) -> CacheProblem? {
         try withConnection { connection throws(CacheError) in
             let differences = try connection.query(IndexTotals.differences, []) { $0.int64(0) }.first ?? 0
             guard differences > 0 else { return nil }
-            let kept = try connection.query(
-                "SELECT coalesce(sum(entries), 0), coalesce(sum(bytes), 0) FROM entry_totals WHERE dimension = 'all'", []
-            ) { CacheGroupTotal(name: "kept", entries: Int($0.int64(0)), bytes: $0.int64(1)) }.first
-            let rows = try connection.query("SELECT count(*), coalesce(sum(byte_size), 0) FROM entries", []) {
-                CacheGroupTotal(name: "rows", entries: Int($0.int64(0)), bytes: $0.int64(1))
+            return try connection.query(
+                """
+                SELECT (SELECT coalesce(sum(entries), 0) FROM entry_totals WHERE dimension = 'all'),
+                       (SELECT coalesce(sum(bytes), 0) FROM entry_totals WHERE dimension = 'all'),
+                       count(*), coalesce(sum(byte_size), 0) FROM entries
+                """, []
+            ) { row in
+                CacheProblem.totalsMismatch(keptEntries: Int(row.int64(0)), keptBytes: row.int64(1),
+                                            rowEntries: Int(row.int64(2)), rowBytes: row.int64(3))
             }.first
-            return (kept ?? CacheGroupTotal(name: "kept", entries: 0, bytes: 0), rows ?? CacheGroupTotal(name: "rows", entries: 0, bytes: 0))
         }
     }
 

@@ -41,8 +41,8 @@ extension JobDecoder {
 
     private mutating func cacheSettings(_ node: YAMLNode?, workingDirectory: String) -> CacheSettings {
         // Without `cache.path`: `$PREFETCHD_CACHE_DIR`, as for the commands that take no job file.
-        let variable = expansion.environment["PREFETCHD_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        var settings = CacheSettings(path: Self.absolute(variable ?? CacheSettings.defaultPath, in: workingDirectory))
+        let fallback = CacheSettings.defaultPath(environment: expansion.environment)
+        var settings = CacheSettings(path: Self.absolute(fallback, in: workingDirectory))
         guard let node, let fields = mapping(node, "cache", allowed: Self.cacheKeys) else { return settings }
         func value<Value>(_ key: String, _ read: (inout JobDecoder, YAMLNode, String) -> Value?) -> Value? {
             fields[key].flatMap { read(&self, $0.value, "cache.\(key)") }

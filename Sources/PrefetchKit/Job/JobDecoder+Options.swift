@@ -41,11 +41,12 @@ extension JobDecoder {
         if let value { target = value }
     }
 
-    /// Header names must be tokens and values a single line; a name replaces any written with other case.
     /// Headers that describe the request body's framing: on a GET without a body they would make a
     /// server wait for bytes that never come.
     static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
+    /// Header names must be tokens and values a single line, not about a body; a name replaces any
+    /// written with other case.
     private mutating func mergeHeaders(_ node: YAMLNode, _ path: String, into headers: inout [String: String]) {
         guard case .mapping(let pairs) = node.content else {
             report(node, path, "expected a mapping, found \(node.kindName)")

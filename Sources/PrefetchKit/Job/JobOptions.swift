@@ -69,6 +69,12 @@ public struct CacheSettings: Sendable, Equatable {
     /// The default path when `cache.path` is absent.
     public static let defaultPath = ".prefetchd-cache"
 
+    /// The cache folder when none is named: `$PREFETCHD_CACHE_DIR` when set and not empty, else
+    /// `defaultPath` (relative paths are the caller's to resolve).
+    public static func defaultPath(environment: [String: String]) -> String {
+        environment["PREFETCHD_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath
+    }
+
     public init(path: String) {
         self.path = path
     }

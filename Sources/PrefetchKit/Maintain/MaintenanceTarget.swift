@@ -4,8 +4,7 @@ import Foundation
 public enum MaintenanceTarget {
     /// `--cache DIR`, else `$PREFETCHD_CACHE_DIR`, else `.prefetchd-cache`, as an absolute path.
     public static func cacheFolder(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let variable = environment["PREFETCHD_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        return URL(fileURLWithPath: option ?? variable ?? ".prefetchd-cache").standardizedFileURL.path
+        URL(fileURLWithPath: option ?? CacheSettings.defaultPath(environment: environment)).standardizedFileURL.path
     }
 
     /// Opens the existing cache at `folder`; a folder without a cache is an error (nothing is created).
