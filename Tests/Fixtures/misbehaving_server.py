@@ -24,8 +24,9 @@ Routes:
   /ordered/<name>               a PNG, noting <name>; /order returns the names in the order served
   /image/<name>                 a PNG <width> pixels wide (1 until /set-width/<name>/<width>), with an
                                 ETag naming the width; 304 when If-None-Match matches it
-  /slow/<ms>                    a PNG after <ms> milliseconds; /max-inflight returns the most /slow
-                                requests ever served at once
+  /slow/<ms>[/<group>]          a PNG after <ms> milliseconds; /max-inflight[/<group>] returns the most
+                                /slow requests of that group (none given: the unnamed one) ever
+                                served at once
   /auth/<user>/<password>       a PNG with the right Basic credentials, 401 otherwise
   /echo-headers                 the request headers as text, one "name: value" a line
   /cookie/set/<value>           sets the cookie flavour=<value>
@@ -62,8 +63,8 @@ lock = threading.Lock()
 hits = {}
 served_order = []
 widths = {}
-inflight = 0
-max_inflight = 0
+inflight = {}
+max_inflight = {}
 
 
 def count(key):
@@ -236,21 +237,20 @@ class Handler(BaseHTTPRequestHandler):
             widths[name] = int(width)
         self.send_body(200, b"ok\n")
 
-    def route_slow(self, milliseconds):
-        global inflight, max_inflight
+    def route_slow(self, milliseconds, group=""):
         with lock:
-            inflight += 1
-            max_inflight = max(max_inflight, inflight)
+            inflight[group] = inflight.get(group, 0) + 1
+            max_inflight[group] = max(max_inflight.get(group, 0), inflight[group])
         try:
             time.sleep(int(milliseconds) / 1000)
         finally:
             with lock:
-                inflight -= 1
+                inflight[group] -= 1
         self.send_body(200, PNG, "image/png")
 
-    def route_max_inflight(self):
+    def route_max_inflight(self, group=""):
         with lock:
-            value = max_inflight
+            value = max_inflight.get(group, 0)
         self.send_body(200, str(value).encode())
 
     def route_auth(self, user, password):

@@ -7,7 +7,8 @@ internal import CCurl
 /// Any thread may submit requests; results arrive on the engine's serial delivery thread, in order
 /// with the events of `EngineConfiguration.onEvent`; without an event handler, the result of a body
 /// arrives on the writer thread that finished its file instead. At most `concurrency` transfers (and
-/// `perHost` per host) run at once; the rest wait, oldest first. Transient failures are retried per
+/// `perHost` per host, and fewer where a request's own limits say so) run at once; the rest wait,
+/// oldest first, and start on the network thread as soon as the limits allow. Transient failures are retried per
 /// the request's `RetryPolicy` without holding a slot or a thread while waiting.
 ///
 /// The destination file of a request exists after its result only when the outcome is a success of kind
@@ -54,10 +55,13 @@ public final class FetchEngine: Sendable {
     }
 
     /// Queues a request; `completion` runs once, on the delivery thread (or a writer thread, see above),
-    /// with its result.
+    /// with its result. `register` is given the request's id before it is queued, so whatever it files
+    /// the id with is there for the request's first event.
     @discardableResult
-    public func submit(_ request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
+    public func submit(_ request: FetchRequest, register: (FetchID) -> Void = { _ in },
+                       completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
         let job = PendingFetch(id: mailbox.newID(), request: request, completion: completion)
+        register(job.id)
         if !mailbox.post(.submit(job)) {
             mailbox.deliver(job.result(.failure(.engineStopped), timings: .zero), to: completion)
         }

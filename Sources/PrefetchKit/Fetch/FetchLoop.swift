@@ -87,7 +87,7 @@ final class FetchLoop {
     private func startWaiting() {
         var index = 0
         while active.count < concurrency, index < waiting.count {
-            if activePerHost[waiting[index].host, default: 0] < perHost {
+            if mayStart(waiting[index]) {
                 start(waiting.remove(at: index))
             } else {
                 index += 1
@@ -95,7 +95,15 @@ final class FetchLoop {
         }
     }
 
-    private func start(_ job: PendingFetch) {
+    /// Whether the engine's limits and the request's own leave room for it.
+    private func mayStart(_ job: PendingFetch) -> Bool {
+        let sameHost = activePerHost[job.host, default: 0]
+        return active.count < job.request.concurrency && sameHost < perHost && sameHost < job.request.perHost
+    }
+
+    private func start(_ waitingJob: PendingFetch) {
+        var job = waitingJob
+        job.firstStarted = job.firstStarted ?? clock.now
         let easy: Easy
         do throws(FetchError) {
             if let reused = idle[job.request.cookies]?.popLast() {

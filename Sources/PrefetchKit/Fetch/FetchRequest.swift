@@ -45,6 +45,12 @@ public struct FetchRequest: Sendable {
     public var computesChecksum = false
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
     public var keptHeadBytes = 0
+    /// Start only while fewer transfers than this run, as well as fewer than the engine's
+    /// `concurrency`: requests with different limits can share one engine.
+    public var concurrency = Int.max
+    /// Start only while fewer transfers than this run to the same host, as well as fewer than the
+    /// engine's `perHost`.
+    public var perHost = Int.max
 
     public static let defaultHeaders: [String: String] = [
         "Accept": "image/*,*/*;q=0.8",

@@ -15,7 +15,8 @@ public struct FetchResult: Sendable {
     public let attempts: Int
     /// The timings of the last attempt.
     public let timings: FetchTimings
-    /// From the submission to this result: every attempt, backoff and the body's last write included.
+    /// From the start of the first attempt to this result: every attempt, backoff and the body's last
+    /// write included; zero when no attempt began.
     public let elapsed: Duration
 }
 

@@ -7,7 +7,8 @@ struct PendingFetch: Sendable {
     let host: String
     /// The number of the attempt to run next (1 for the first).
     var attempt = 1
-    let submitted = ContinuousClock.now
+    /// When the first attempt began; nil while the request waits for a slot.
+    var firstStarted: ContinuousClock.Instant?
 
     init(id: FetchID, request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) {
         self.id = id
@@ -18,6 +19,6 @@ struct PendingFetch: Sendable {
 
     func result(_ outcome: Result<FetchResponse, FetchError>, timings: FetchTimings) -> FetchResult {
         FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings,
-                    elapsed: submitted.duration(to: .now))
+                    elapsed: firstStarted.map { $0.duration(to: .now) } ?? .zero)
     }
 }

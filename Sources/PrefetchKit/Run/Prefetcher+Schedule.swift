@@ -82,8 +82,9 @@ extension Prefetcher {
         settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
     }
 
-    /// Hands one key to the engine once a slot is free; the transfer's result comes back on the workers.
-    /// The body's file is made here, on the scheduling thread, and handed over open.
+    /// Hands one key to the engine once the gate has room; the transfer starts when the set's limits
+    /// allow, and its result comes back on the workers. The body's file is made here, on the
+    /// scheduling thread, and handed over open.
     private func start(_ item: PlanItem, at location: CacheLocation, revalidating entry: CacheEntry?) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
         tally.withLock { state in
@@ -109,14 +110,12 @@ extension Prefetcher {
         request.destination = body.path
         request.destinationDescriptor = body.descriptor
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
-        let id = engine.submit(request) { [self] result in
+        engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
             workers.submit { [self] in
                 complete(item, result: result, body: body, revalidating: entry)
             }
         }
-        events?.register(id, url: item.shownURL, set: setName)
-        log.record(RunEvent(.started, url: item.shownURL, set: setName))
     }
 
     /// A key that never got a slot because the run is stopping: not attempted.
@@ -143,6 +142,8 @@ extension Prefetcher {
             cookies: options.cookies, insecureTLS: options.insecureTLS)
         request.computesChecksum = true
         request.keptHeadBytes = keptHeadBytes
+        request.concurrency = settings.concurrency ?? options.concurrency
+        request.perHost = options.perHost
         return request
     }
 }

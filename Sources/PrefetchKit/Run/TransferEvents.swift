@@ -2,10 +2,16 @@ import Foundation
 import Synchronization
 
 /// Turns the engine's events (by fetch id) into run events (by URL and set) for the log.
-/// The prefetcher registers each transfer right after submitting it; the engine's `response` and
-/// `retrying` events come a network round trip later, so they find it.
+/// The prefetcher registers each transfer as it submits it, before the engine can tell of it.
 final class TransferEvents: Sendable {
-    private let transfers = Mutex<[FetchID: (url: String, set: String, started: Date)]>([:])
+    private struct Transfer {
+        let url: String
+        let set: String
+        /// When the first attempt began.
+        var started: Date?
+    }
+
+    private let transfers = Mutex<[FetchID: Transfer]>([:])
     private let log: RunLog
 
     init(log: RunLog) {
@@ -13,7 +19,7 @@ final class TransferEvents: Sendable {
     }
 
     func register(_ id: FetchID, url: String, set: String) {
-        transfers.withLock { $0[id] = (url, set, Date()) }
+        transfers.withLock { $0[id] = Transfer(url: url, set: set) }
     }
 
     func unregister(_ id: FetchID) {
@@ -23,16 +29,26 @@ final class TransferEvents: Sendable {
     /// The engine's event hook.
     func handle(_ event: FetchEvent) {
         switch event {
+        case .started(let id, _, let attempt) where attempt == 1:
+            let now = Date()
+            guard let transfer = transfers.withLock({ transfers -> Transfer? in
+                transfers[id]?.started = now
+                return transfers[id]
+            }) else { return }
+            log.record(RunEvent(.started, url: transfer.url, set: transfer.set))
         case .response(let id, let status, _):
             guard let transfer = transfers.withLock({ $0[id] }) else { return }
             log.record(RunEvent(.response, url: transfer.url, set: transfer.set, status: status,
-                                elapsedMs: Date().timeIntervalSince(transfer.started) * 1000))
+                                elapsedMs: transfer.started.map { Date().timeIntervalSince($0) * 1000 }))
         case .retrying(let id, let error, let attempt, _, _):
             guard let transfer = transfers.withLock({ $0[id] }) else { return }
             log.record(RunEvent(.retrying, url: transfer.url, set: transfer.set, status: error.httpStatus,
                                 reason: error.reason, attempt: attempt))
-        case .started, .finished:
-            // The prefetcher logs these itself, with the set and the validation outcome.
+        case .started:
+            // A retry: `retrying` told of it.
+            break
+        case .finished:
+            // The prefetcher logs the outcome itself, once the body is validated and stored.
             break
         }
     }

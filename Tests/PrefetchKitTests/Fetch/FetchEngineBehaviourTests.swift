@@ -110,6 +110,22 @@ struct FetchEngineBehaviourTests {
         #expect(most <= 2)
     }
 
+    @Test func aRequestsOwnLimitsHoldBesideTheEngines() async throws {
+        let harness = try FetchHarness(concurrency: 8, perHost: 8)
+        defer { harness.close() }
+        let requests = (0..<12).map { index in
+            var request = harness.request(index < 6 ? "/slow/150/narrow" : "/slow/150/polite")
+            if index < 6 { request.concurrency = 2 } else { request.perHost = 1 }
+            return request
+        }
+
+        let results = await harness.fetchAll(requests)
+
+        #expect(results.allSatisfy { $0.response?.kind == .ok })
+        #expect(try await harness.text("/max-inflight/narrow") == "2")
+        #expect(try await harness.text("/max-inflight/polite") == "1")
+    }
+
     @Test func sendsBasicCredentials() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }

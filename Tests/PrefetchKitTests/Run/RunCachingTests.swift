@@ -163,6 +163,27 @@ struct RunCachingTests {
         #expect(result.sets.map(\.name) == ["first", "middle", "later"])
     }
 
+    /// Sets with different limits share one engine, which is handed more keys than may run: each set's
+    /// `concurrency` and `per_host` still hold for its own transfers.
+    @Test func eachSetKeepsItsOwnLimits() throws {
+        let harness = try RunHarness()
+        let slow = { (group: String) in (0..<6).map { "/slow/150/\(group)?n=\($0)" } }
+        let sets = [
+            harness.set("single", slow("single"), ["priority: high", "concurrency: 1", "per_host: 1"]),
+            harness.set("polite", slow("polite"), ["per_host: 1"]),
+            harness.set("wide", slow("wide"), ["priority: low"]),
+        ]
+        let job = try harness.job(defaults: ["concurrency": "4", "per_host": "4"], sets: sets)
+
+        let result = try harness.run([job])
+
+        #expect(result.report.totals == .expected(requested: 18, unique: 18, fetched: 18, bytes: 18 * harness.png.count))
+        #expect(try harness.server.text("/max-inflight/single") == "1")
+        #expect(try harness.server.text("/max-inflight/polite") == "1")
+        let wide = try #require(Int(try harness.server.text("/max-inflight/wide")))
+        #expect((2...4).contains(wide))
+    }
+
     /// Device and inode of a file: the same file, not a rewrite with the same bytes.
     private func fileIdentity(_ path: String) throws -> [UInt64] {
         var info = stat()

@@ -162,6 +162,28 @@ struct RunCommandTests {
         #expect(!events.contains { $0.event == .failed })
     }
 
+    @Test func jsonEventsFollowEachTransferFromItsStart() throws {
+        let harness = try RunHarness()
+        // One transfer at a time, so each URL after the first waits (handed to the engine) while the one
+        // before it runs.
+        let paths = (1...3).map { "/slow/400?n=\($0)" }
+        let job = try harness.job(defaults: ["concurrency": "1", "per_host": "1"], sets: [harness.set("slow", paths)])
+
+        let outcome = try Binary.run(["run", job, "--log-format", "json", "--progress", "never"])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = outcome.stderr.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(RunEvent.self, from: Data($0.utf8))
+        }
+        for url in paths.map(harness.url) {
+            let mine = events.filter { $0.url == url }
+            #expect(mine.map(\.event) == [.queued, .started, .response, .finished], "\(mine)")
+            // Counted from the start of its transfer, not from when it was queued: 400 ms and a little.
+            let finished = try #require(mine.last)
+            #expect((400..<750).contains(finished.elapsedMs ?? 0), "\(finished)")
+        }
+    }
+
     @Test func sigintStopsCleanlyAndARerunFetchesTheRest() throws {
         let harness = try RunHarness()
         let paths = (1...10).map { "/slow/300?n=\($0)" }
