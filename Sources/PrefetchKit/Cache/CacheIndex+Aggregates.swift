@@ -13,14 +13,15 @@ public struct CacheGroupTotal: Sendable, Equatable {
     }
 }
 
-/// The aggregate reads stats is answered from: the trigger-kept totals (see `IndexTotals`) and small
+/// The aggregate reads stats is answered from: the running totals (see `IndexTotals`) and small
 /// index-ordered queries. None of them reads every row.
 extension CacheIndex {
     /// The totals of one dimension (`all`, `format`, `set`, `host`, `fetched_hour`, `accessed_hour`),
     /// largest by bytes first; empty groups are left out.
     public func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
         try withConnection { connection throws(CacheError) in
-            try connection.query(
+            try connection.settleInserted()
+            return try connection.query(
                 """
                 SELECT CAST(value AS TEXT), entries, bytes FROM entry_totals WHERE dimension = ? AND entries > 0
                 ORDER BY bytes DESC, value
@@ -33,6 +34,7 @@ extension CacheIndex {
     /// bytes of all entries next to what the rows hold. Nil when they agree.
     func totalsDrift() throws(CacheError) -> CacheProblem? {
         try withConnection { connection throws(CacheError) in
+            try connection.settleInserted()
             let differences = try connection.query(IndexTotals.differences, []) { $0.int64(0) }.first ?? 0
             guard differences > 0 else { return nil }
             return try connection.query(
@@ -75,6 +77,7 @@ extension CacheIndex {
     public func largestEntries(limit: Int) throws(CacheError) -> [CacheEntry] {
         let root = root
         return try withConnection { connection throws(CacheError) in
+            try connection.settleInserted()
             let source = try connection.largestAreShort(of: limit)
                 ? "entries" : "entries WHERE id IN (SELECT id FROM largest_entries)"
             return try connection.query(

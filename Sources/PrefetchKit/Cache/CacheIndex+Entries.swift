@@ -20,26 +20,22 @@ extension CacheIndex {
         }
     }
 
+    /// Inserts the row or, when one has its path, updates it (whose trigger moves it between totals).
     private static func upsert(_ entry: CacheEntry, on connection: IndexConnection) throws(CacheError) {
+        guard try !connection.insertEntry(entry) else { return }
+        // Parameters numbered as in `IndexSchema.entryColumns`; the first fetch (?12) is kept.
         try connection.write(
             """
-            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(relative_path) DO UPDATE SET url = excluded.url, cache_key = excluded.cache_key,
-                set_name = coalesce(entries.set_name, excluded.set_name), byte_size = excluded.byte_size,
-                format = excluded.format, width = excluded.width, height = excluded.height,
-                etag = excluded.etag, last_modified = excluded.last_modified, checksum = excluded.checksum,
-                modified_at = excluded.modified_at, accessed_at = excluded.accessed_at,
-                validated_at = excluded.validated_at
+            UPDATE entries SET url = ?1, cache_key = ?2, set_name = coalesce(set_name, ?3), byte_size = ?5,
+                format = ?6, width = ?7, height = ?8, etag = ?9, last_modified = ?10, checksum = ?11,
+                modified_at = ?13, accessed_at = ?14, validated_at = ?15
+            WHERE relative_path = ?4
             """, entry.values)
     }
 
     /// Inserts a row only when none exists for its relative path (rescans).
     func insertIfMissing(_ entry: CacheEntry) throws(CacheError) {
-        try withConnection { connection throws(CacheError) in
-            try connection.write(
-                "INSERT OR IGNORE INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                entry.values)
-        }
+        try withConnection { connection throws(CacheError) in _ = try connection.insertEntry(entry) }
     }
 
     /// The row for `relativePath`, the open batch's writes included; with `committedOnly`, as last

@@ -158,12 +158,7 @@ struct MaintenanceTransaction {
     /// Deletes the rows `ids` in one statement (one pass over each index).
     func deleteEntries(ids: some Collection<Int64>) throws(CacheError) {
         guard !ids.isEmpty else { return }
-        try connection.deleteEntries(where: "id IN (SELECT value FROM json_each(?))", [.text(Self.jsonList(ids))])
-    }
-
-    /// `[1,2,3]`: a list of ids bound as one parameter and read back by `json_each`.
-    static func jsonList(_ ids: some Collection<Int64>) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
+        try connection.deleteEntries(where: "id IN (SELECT value FROM json_each(?))", [.idList(ids)])
     }
 }
 
@@ -207,7 +202,7 @@ extension IndexConnection {
         let filter = rule.map { " AND \($0.condition)" } ?? ""
         return try query(
             "SELECT \(Self.candidateColumns) FROM entries WHERE id IN (SELECT value FROM json_each(?))\(filter) ORDER BY id",
-            [.text(MaintenanceTransaction.jsonList(ids))] + (rule?.values ?? []),
+            [.idList(ids)] + (rule?.values ?? []),
             Self.candidate
         )
     }

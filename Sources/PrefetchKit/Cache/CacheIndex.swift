@@ -49,9 +49,9 @@ public final class CacheIndex: Sendable {
         // not a database fails the schema read below; deeper damage is fsck's to find.
         _ = try database.text("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
-        // Statement journals in memory: an entry upsert fires the totals trigger, so SQLite keeps a
-        // statement journal for it, and by default spills it to a temp file (/var/tmp/etilqs_*):
-        // 5.5 writes to such files per stored body in a run (measured with strace, 2,000 URLs).
+        // Statement journals in memory: a statement that fires a trigger (an entry update) or changes
+        // many rows makes SQLite keep one, by default in a temp file (/var/tmp/etilqs_*): 5.5 writes to
+        // such files per stored body while inserts fired the totals trigger (strace, 2,000 URLs).
         try database.execute("PRAGMA temp_store=MEMORY")
         let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
         if hasMeta {

@@ -4,7 +4,7 @@ import Foundation
 /// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s Mutex.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
-    static let schemaVersion = "7"
+    static let schemaVersion = "8"
 
     let database: IndexDatabase
     private var statements: [String: IndexStatement] = [:]
@@ -12,6 +12,9 @@ final class IndexConnection {
     private var writesInBatch = 0
     private var batchStarted = Date()
     private(set) var pendingTouches: [String: Double] = [:]
+    /// The rows the open batch inserted, by id and size, not yet in the totals and the largest entries;
+    /// `settleInserted()` adds them (see `IndexConnection+Inserts`).
+    var insertedRows: [(id: Int64, size: Int64)] = []
 
     /// Writes are committed in one transaction every `batchRows` writes or `batchInterval` seconds.
     let batchRows: Int
@@ -40,12 +43,21 @@ final class IndexConnection {
         try writing { () throws(CacheError) in try statement(sql).run(values) }
     }
 
-    /// Runs `body`, one write, inside the current batch transaction and commits the batch when it is due.
+    /// Runs `body`, one write, inside the current batch transaction (after the batch's inserted rows are
+    /// counted in the totals) and commits the batch when it is due.
     func writing(_ body: () throws(CacheError) -> Void) throws(CacheError) {
         try beginIfNeeded()
+        try settleInserted()
         try body()
+        try countWrite()
+    }
+
+    /// Counts one write of the batch and commits the batch when it is due.
+    func countWrite() throws(CacheError) {
         writesInBatch += 1
-        try commitIfDue()
+        if writesInBatch >= batchRows || Date().timeIntervalSince(batchStarted) >= batchInterval {
+            try commit()
+        }
     }
 
     /// Runs a query and maps every row.
@@ -65,8 +77,9 @@ final class IndexConnection {
         if pendingTouches.count >= batchRows { try commit() }
     }
 
-    /// Writes the pending access times and commits the open transaction.
+    /// Writes the inserted rows' totals and the pending access times, and commits the open transaction.
     func commit() throws(CacheError) {
+        try settleInserted()
         if !pendingTouches.isEmpty {
             try beginIfNeeded()
             let update = try statement("UPDATE entries SET accessed_at = max(accessed_at, ?) WHERE relative_path = ?")
@@ -83,15 +96,19 @@ final class IndexConnection {
 
     /// Opens the batch transaction (taking the index's write lock) unless it is open already.
     func beginIfNeeded() throws(CacheError) {
+        forgetRolledBackBatch()
         guard !inTransaction else { return }
         try database.execute("BEGIN IMMEDIATE")
         inTransaction = true
         batchStarted = Date()
     }
 
-    private func commitIfDue() throws(CacheError) {
-        if writesInBatch >= batchRows || Date().timeIntervalSince(batchStarted) >= batchInterval {
-            try commit()
-        }
+    /// SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error): the
+    /// batch's rows are gone, and with them what they were to add to the totals.
+    func forgetRolledBackBatch() {
+        guard inTransaction, !database.isInTransaction else { return }
+        inTransaction = false
+        writesInBatch = 0
+        insertedRows.removeAll()
     }
 }

@@ -78,4 +78,10 @@ final class IndexDatabase {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The row id of the last row inserted on this connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }

@@ -3,7 +3,8 @@
 /// index, a clean's 680,000 row deletes took 64 s with it and 54 s without.
 ///
 /// `largest_entries` holds exactly the entries whose size is at least a floor (`meta.largest_floor`):
-/// an insert or a size change at or above the floor adds the row (by trigger), a delete takes it out
+/// an insert (`IndexConnection.settleInserted()`) or a size change (by trigger) at or above the floor
+/// adds the row, a delete takes it out
 /// (`prune`, one statement per delete batch: the table is small), and when the table grows past
 /// `2 × keep` rows the floor rises to the `keep`-th largest size and the rows below it go; when more
 /// than `2 × keep` rows tie at or above that size (a cache of one image size), one byte above it, so
@@ -24,10 +25,6 @@ enum IndexLargest {
             byte_size INTEGER NOT NULL
         );
         INSERT OR IGNORE INTO meta(key, value) VALUES('largest_floor', '0');
-        CREATE TRIGGER IF NOT EXISTS entries_largest_insert AFTER INSERT ON entries
-        WHEN new.byte_size >= \(floor) BEGIN
-            INSERT OR REPLACE INTO largest_entries(id, byte_size) VALUES (new.id, new.byte_size);
-        END;
         CREATE TRIGGER IF NOT EXISTS entries_largest_update AFTER UPDATE OF byte_size ON entries
         WHEN old.byte_size IS NOT new.byte_size BEGIN
             DELETE FROM largest_entries WHERE id = old.id;

@@ -2,7 +2,7 @@
 /// keeping its rows (a rebuild from the files would lose URLs, sets and the failure ledger).
 enum IndexMigration {
     /// Schema versions this code can migrate from.
-    static let migratable: Set<String> = ["1", "2", "3", "4", "5", "6"]
+    static let migratable: Set<String> = ["1", "2", "3", "4", "5", "6", "7"]
 
     /// In one transaction (a concurrent opener that migrated first is noticed inside it):
     /// - 1 -> 2: the `entry_totals` table and its triggers, filled from the entries, and the size index
@@ -14,7 +14,9 @@ enum IndexMigration {
     /// - 4 -> 5: the size index dropped, the largest entries kept in their own table (`IndexLargest`);
     /// - 5 -> 6: the index on `modified_at` dropped (`IndexSchema`);
     /// - 6 -> 7: the trigger that raises the largest entries' floor made again, so that ties at the
-    ///   floor cannot grow the table (`IndexLargest`), and the table refilled.
+    ///   floor cannot grow the table (`IndexLargest`), and the table refilled;
+    /// - 7 -> 8: the insert triggers of the totals and the largest entries dropped (inserts keep both
+    ///   themselves, see `IndexConnection.insertEntry(_:)`).
     static func migrate(_ database: IndexDatabase) throws(CacheError) {
         try database.execute("BEGIN IMMEDIATE")
         do throws(CacheError) {
@@ -25,6 +27,8 @@ enum IndexMigration {
                 try database.execute("DROP INDEX IF EXISTS entries_modified_at")
                 try database.execute("DROP TRIGGER IF EXISTS entries_totals_delete")
                 try database.execute("DROP TRIGGER IF EXISTS largest_entries_raise")
+                try database.execute("DROP TRIGGER IF EXISTS entries_totals_insert")
+                try database.execute("DROP TRIGGER IF EXISTS entries_largest_insert")
                 try database.execute(IndexSchema.create)
                 if version == "1" { try database.execute(IndexTotals.backfill) }
                 try database.execute(IndexLargest.refill)

@@ -126,4 +126,8 @@ enum IndexValue: Hashable {
 
     static func date(_ date: Date?) -> IndexValue { .real(date?.timeIntervalSince1970) }
     static func int(_ value: Int?) -> IndexValue { .integer(value.map(Int64.init)) }
+    /// `[1,2,3]`: a list of ids bound as one parameter and read back by `json_each`.
+    static func idList(_ ids: some Collection<Int64>) -> IndexValue {
+        .text("[" + ids.map(String.init).joined(separator: ",") + "]")
+    }
 }

@@ -1,9 +1,10 @@
 /// Running totals of the entries table, so that stats read a few hundred rows instead of scanning a
-/// million: one row per (dimension, value) with its entry count and bytes. Inserts and updates keep them
-/// by trigger; deletes by `IndexConnection.deleteEntries(where:)`, which takes the removed rows off in
-/// one upsert per group. A delete trigger ran its sub-program for every row: a third of a clean's
-/// delete time (measured: 200,000 rows deleted from a 1,000,000-row index, 7.0 s with it, 4.0 s with
-/// the per-group upserts).
+/// million: one row per (dimension, value) with its entry count and bytes. Updates keep them by
+/// trigger; inserts by `IndexConnection.insertEntry(_:)` and deletes by
+/// `IndexConnection.deleteEntries(where:)`, one upsert per group for a batch's inserts or a delete's
+/// rows. A delete trigger ran its sub-program for every row: a third of a clean's delete time
+/// (measured: 200,000 rows deleted from a 1,000,000-row index, 7.0 s with it, 4.0 s with the per-group
+/// upserts); an insert trigger, about half of each store's insert.
 /// Dimensions: `all`, `format`, `set`, `host` (derived from the URL), and the hour (seconds / 3600)
 /// of the first fetch and of the last access, from which the age histograms are drawn.
 /// Bytes are the files' data sizes (`byte_size`), the measure the size cap uses too.
@@ -62,9 +63,6 @@ enum IndexTotals {
             bytes INTEGER NOT NULL,
             PRIMARY KEY(dimension, value)
         );
-        CREATE TRIGGER IF NOT EXISTS entries_totals_insert AFTER INSERT ON entries BEGIN
-            \(add("new", sign: ""))
-        END;
         CREATE TRIGGER IF NOT EXISTS entries_totals_update
         AFTER UPDATE OF byte_size, format, set_name, url, fetched_at, accessed_at ON entries
         WHEN \(updateCondition) BEGIN

@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func triggerKeptTotalsMatchAGroupByOverTheRows() throws {
+    @Test func keptTotalsMatchAGroupByOverTheRows() throws {
         try withCacheTestFolder { folder in
             let cache = try busyCache(folder)
             var kept: [String: [CacheGroupTotal]] = [:]
@@ -143,7 +143,7 @@ import Testing
         try withCacheTestFolder { folder in
             // Given an index as schema 1 wrote it: no totals table, no triggers
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "1", sql: """
-                DROP TRIGGER entries_totals_insert; DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
+                DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
                 """)
 
             // When it is opened again
@@ -193,7 +193,7 @@ import Testing
             let stats = try CacheStats.collect(from: cache)
             #expect(stats.entries == 12)
             #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
-            // The triggers came back with the table: a new entry is counted.
+            // The update triggers came back with the table, and a new entry is counted.
             try cache.store(data: Data("GIF89a-new".utf8), as: NewEntry(url: "https://x.example/n.gif", key: "https://x.example/n.gif"))
             try cache.flush()
             #expect(try CacheStats.collect(from: cache).entries == 13)
@@ -216,16 +216,7 @@ import Testing
             try cache.flush()
 
             // Then the trigger is gone and the removal is taken off the totals once
-            #expect(!cache.rebuiltIndex)
-            #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
-            let triggers = try cache.index.withConnection { connection throws(CacheError) in
-                try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name", []) { $0.text(0) ?? "" }
-            }
-            #expect(triggers == ["entries_largest_insert", "entries_largest_update", "entries_totals_insert", "entries_totals_update",
-                                 "largest_entries_raise"])
-            let stats = try CacheStats.collect(from: cache)
-            #expect(stats.entries == 11)
-            #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+            try expectMigratedWithTodaysTriggers(cache, entries: 11)
         }
     }
 
@@ -233,7 +224,7 @@ import Testing
         try withCacheTestFolder { folder in
             // Given an index as schema 4 wrote it: a size index, no largest entries' table
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "4", sql: """
-                DROP TRIGGER entries_largest_insert; DROP TRIGGER entries_largest_update; DROP TABLE largest_entries;
+                DROP TRIGGER entries_largest_update; DROP TABLE largest_entries;
                 DELETE FROM meta WHERE key = 'largest_floor';
                 CREATE INDEX entries_byte_size ON entries(byte_size);
                 """)
@@ -282,6 +273,33 @@ import Testing
         }
     }
 
+    @Test func aVersionSevenIndexLosesItsInsertTriggersAndCountsAStoreOnce() throws {
+        try withCacheTestFolder { folder in
+            // Given an index as schema 7 wrote it: inserts counted in the totals and the largest entries by trigger
+            _ = try fillIndex(in: folder, count: 12, thenAsSchema: "7", sql: """
+                CREATE TRIGGER entries_totals_insert AFTER INSERT ON entries BEGIN
+                    INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES ('all', '', 1, new.byte_size)
+                    ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes;
+                END;
+                CREATE TRIGGER entries_largest_insert AFTER INSERT ON entries
+                WHEN new.byte_size >= \(IndexLargest.floor) BEGIN
+                    INSERT OR REPLACE INTO largest_entries(id, byte_size) VALUES (new.id, new.byte_size);
+                END;
+                """)
+
+            // When it is opened again and takes a new entry, the largest of all
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let big = Data("GIF89a".utf8) + Data(repeating: 7, count: 4_000)
+            try cache.store(data: big, as: NewEntry(url: "https://x.example/big.gif", key: "https://x.example/big.gif"))
+            try cache.flush()
+
+            // Then the triggers are gone, and the entry is counted once, in the totals and among the largest
+            try expectMigratedWithTodaysTriggers(cache, entries: 13)
+            #expect(try cache.index.totalsDrift() == nil)
+            #expect(try cache.index.largestEntries(limit: 1).map(\.size) == [Int64(big.count)])
+        }
+    }
+
     @Test func aVersionSixIndexGetsAFloorTriggerThatTiedSizesCannotOutgrow() throws {
         try withCacheTestFolder { folder in
             // Given an index as schema 6 wrote it: its floor trigger keeps every row tied at the floor
@@ -312,6 +330,20 @@ import Testing
 
     /// Fills a new cache in `folder` with `count` entries, then runs `sql` on its index and marks it as
     /// written by schema `version`, as an older prefetchd would have left it; returns the keys.
+    /// A migrated index: rows kept (not rebuilt), today's schema and triggers, and totals that count
+    /// `entries` rows and the bytes of the files.
+    private func expectMigratedWithTodaysTriggers(_ cache: DiskCache, entries: Int) throws {
+        #expect(!cache.rebuiltIndex)
+        #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
+        let triggers = try cache.index.withConnection { connection throws(CacheError) in
+            try connection.query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name", []) { $0.text(0) ?? "" }
+        }
+        #expect(triggers == ["entries_largest_update", "entries_totals_update", "largest_entries_raise"])
+        let stats = try CacheStats.collect(from: cache)
+        #expect(stats.entries == entries)
+        #expect(try stats.bytes == scanFiles(cache).values.reduce(0, +))
+    }
+
     private func fillIndex(in folder: String, count: Int, thenAsSchema version: String, sql: String) throws -> [String] {
         let cache = try DiskCache.open(at: folder, layout: .native)
         let keys = try fillCache(cache, count: count)
