@@ -11,6 +11,20 @@ public enum ProcessTuning {
         _ = pf_limit_malloc_arenas(8)
     }
 
+    /// The soft limit on open files, raised to the hard limit when it is lower (Debian's default soft
+    /// limit of 1,024 would not hold a run of high `concurrency`: each key in flight holds a file and a
+    /// connection).
+    public static func raiseOpenFileLimit() -> Int {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
+        if limits.rlim_cur < limits.rlim_max {
+            var raised = limits
+            raised.rlim_cur = limits.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
+        }
+        return Int(clamping: limits.rlim_cur)
+    }
+
     /// Makes the calling thread, and every thread it starts from now on, a batch thread
     /// (`SCHED_BATCH`): it still gets its fair share of the CPU, but waking it never preempts the
     /// thread that woke it. The network thread opts out (`preferCallingThread`), so a body stored or

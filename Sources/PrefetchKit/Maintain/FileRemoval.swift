@@ -35,21 +35,9 @@ final class FileRemoval: Sendable {
         width = max(1, threads)
         detaching = WorkerPool(name: "prefetchd.detach", width: width)
         releasing = WorkerPool(name: "prefetchd.release", width: width)
-        let available = max(16, Self.raiseOpenFileLimit() - 256)
+        let available = max(16, ProcessTuning.raiseOpenFileLimit() - 256)
         self.batchFiles = max(1, min(batchFiles, available / 4))
         groupFiles = max(1, min(16_384, (available - 2 * self.batchFiles) / 2))
-    }
-
-    /// The soft limit on open files, raised to the hard limit when it is lower.
-    private static func raiseOpenFileLimit() -> Int {
-        var limits = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
-        if limits.rlim_cur < limits.rlim_max {
-            var raised = limits
-            raised.rlim_cur = limits.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limits = raised }
-        }
-        return Int(clamping: limits.rlim_cur)
     }
 
     /// The name earlier versions of prefetchd renamed a file to before unlinking it: in its own folder,

@@ -46,7 +46,14 @@ public final class Prefetcher: Sendable {
         let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
         engine = try FetchEngine(configuration: EngineConfiguration(
             concurrency: concurrency, perHost: perHost, onEvent: onEvent))
-        gate = SlotGate(limit: concurrency)
+        // Every key held keeps its body's file open, and every transfer a connection: both must fit the
+        // open-file limit, less what the index, the cache folder and the libraries keep open.
+        let openFiles = ProcessTuning.raiseOpenFileLimit()
+        let held = max(1, (openFiles - Self.filesBesideKeys) / 2)
+        if held < concurrency {
+            log.note("at most \(held) transfers at once: the open-file limit (ulimit -n) is \(openFiles)")
+        }
+        gate = SlotGate(limit: concurrency, heldAtMost: held)
         tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
         workers = WorkerPool(name: "prefetchd.validate", width: ProcessInfo.processInfo.activeProcessorCount)
         let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,

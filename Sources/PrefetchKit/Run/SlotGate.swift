@@ -10,23 +10,26 @@ import Foundation
 /// 4.47 s against 5.27 s for 20,000 images, see bench/RESULTS.md). At most `3 x limit` keys are
 /// between hand-over and the end of their store, each holding an open file; the network never waits
 /// on the workers while they keep up. The limit may change between sets (each set has its own
-/// `concurrency`).
+/// `concurrency`). Whatever the limit, at most `heldAtMost` keys are held at once, so that their files
+/// and connections fit the process's open-file limit.
 final class SlotGate: Sendable {
     private struct State {
         /// Handed to the engine and not yet finished there: transferring, or waiting to.
         var handedOver = 0
         var storing = 0
         var limit = 1
+        let heldAtMost: Int
 
-        var hasRoom: Bool { handedOver < 2 * limit && handedOver + storing < 3 * limit }
+        var hasRoom: Bool { handedOver < 2 * limit && handedOver + storing < min(3 * limit, heldAtMost) }
         var isIdle: Bool { handedOver + storing == 0 }
     }
 
     /// NSCondition guards `state`; it is only touched with the condition locked.
-    private nonisolated(unsafe) var state = State()
+    private nonisolated(unsafe) var state: State
     private let condition = NSCondition()
 
-    init(limit: Int) {
+    init(limit: Int, heldAtMost: Int) {
+        state = State(heldAtMost: max(1, heldAtMost))
         state.limit = max(1, limit)
     }
 

@@ -184,6 +184,19 @@ struct RunCommandTests {
         }
     }
 
+    @Test func aLowOpenFileLimitRunsFewerTransfersAtOnceInsteadOfFailing() throws {
+        let harness = try RunHarness()
+        // Far more keys in flight than 128 open files hold: 256 at once, and as many again waiting.
+        let paths = (0..<300).map { "/slow/50/files?n=\($0)" }
+        let job = try harness.job(defaults: ["concurrency": "256", "per_host": "8"], sets: [harness.set("many", paths)])
+
+        let outcome = try Binary.run(["run", job, "--progress", "never"], openFiles: 128)
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("at most 32 transfers at once: the open-file limit (ulimit -n) is 128"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(": 300 fetched, 0 cached, 0 revalidated, 0 failed,"), "\(outcome.stderr)")
+    }
+
     @Test func sigintStopsCleanlyAndARerunFetchesTheRest() throws {
         let harness = try RunHarness()
         let paths = (1...10).map { "/slow/300?n=\($0)" }

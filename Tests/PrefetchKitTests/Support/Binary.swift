@@ -13,13 +13,19 @@ struct Binary {
         return testExecutable.deletingLastPathComponent().appendingPathComponent("prefetchd")
     }
 
-    /// Runs `prefetchd arguments...` in `directory` with `environment` added to this process's own.
+    /// Runs `prefetchd arguments...` in `directory` with `environment` added to this process's own;
+    /// with `openFiles`, under that open-file limit (soft and hard, set by the shell's `ulimit -n`).
     static func run(
-        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], openFiles: Int? = nil
     ) throws -> Outcome {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()
