@@ -27,6 +27,15 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The decoder itself failed for a reason that says nothing about the data (out of memory).
     case decoderFailed(ImageFormat, detail: String)
 
+    /// Whether the rejection is the body's own, so that later runs may skip its URL; not when the file
+    /// could not be read back or the decoder failed for a reason of its own.
+    public var isTheBodysOwn: Bool {
+        switch self {
+        case .unreadable, .decoderFailed: false
+        default: true
+        }
+    }
+
     /// The stable name of this kind of rejection.
     public var reason: String {
         switch self {

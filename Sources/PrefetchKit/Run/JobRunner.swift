@@ -45,6 +45,12 @@ public final class JobRunner: Sendable {
         } catch {
             throw .jobFile(error)
         }
+        // Checked before any cache is opened: without files to spare, the index or a body file would
+        // fail to open part way, and look like a broken cache or a bad URL.
+        let openFiles = ProcessTuning.raiseOpenFileLimit()
+        guard openFiles >= Prefetcher.filesNeeded else {
+            throw .openFiles(limit: openFiles, needed: Prefetcher.filesNeeded)
+        }
         let started = Date()
         var results: [RunOutcome] = []
         for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
@@ -139,7 +145,7 @@ public final class JobRunner: Sendable {
             totals.bytes += report.totals.bytes
         }
         let stoppedBy = outcomes.compactMap(\.stoppedBy).first
-        let outcome = stoppedBy == SIGINT ? "interrupted" : stoppedBy == SIGTERM ? "terminated" : "completed"
+        let outcome = RunReport.outcome(stoppedBy: stoppedBy, sourceFailed: outcomes.contains { !$0.problems.isEmpty })
         let report = RunReport(
             job: jobs.map(\.name).joined(separator: ", "), started: started,
             durationSeconds: Date().timeIntervalSince(started), totals: totals,

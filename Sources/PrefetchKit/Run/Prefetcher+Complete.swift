@@ -41,7 +41,7 @@ extension Prefetcher {
             info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
         } catch {
             fail(item, reason: error.reason, status: response.status, attempts: attempts,
-                 message: error.description, permanent: true)
+                 message: error.description, permanent: error.isTheBodysOwn)
             return
         }
         do {

@@ -135,6 +135,9 @@ extension Prefetcher {
     /// standard streams), with room to spare.
     static let filesBesideKeys = 64
 
+    /// The fewest open files a run works with: one key held, with its file and its connection.
+    static let filesNeeded = filesBesideKeys + 2
+
     /// The request every URL of a set starts from.
     static func requestTemplate(_ options: JobOptions, settings: RunSettings) -> FetchRequest {
         var request = FetchRequest(

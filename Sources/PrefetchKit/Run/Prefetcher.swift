@@ -51,7 +51,7 @@ public final class Prefetcher: Sendable {
         let openFiles = ProcessTuning.raiseOpenFileLimit()
         let held = max(1, (openFiles - Self.filesBesideKeys) / 2)
         if held < concurrency {
-            log.note("at most \(held) transfers at once: the open-file limit (ulimit -n) is \(openFiles)")
+            log.note("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(openFiles)")
         }
         gate = SlotGate(limit: concurrency, heldAtMost: held)
         tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
@@ -125,7 +125,7 @@ public final class Prefetcher: Sendable {
         var state = tally.withLock { $0 }
         // `requested` counts every URL occurrence of the job, also those a stop left unscheduled.
         if signal != 0 { state.totals.requested = plan.count }
-        let outcomeName = signal == SIGINT ? "interrupted" : signal == SIGTERM ? "terminated" : "completed"
+        let outcomeName = RunReport.outcome(stoppedBy: signal == 0 ? nil : signal, sourceFailed: sourceFailure != nil)
         let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
                                totals: state.totals, failures: state.failures, outcome: outcomeName)
         return RunOutcome(report: report, sets: state.sets, problems: sourceFailure.map { ["\($0)"] } ?? [],

@@ -8,6 +8,8 @@ public enum RunError: Error, CustomStringConvertible {
     case engine(FetchError)
     /// A report file could not be written (exit 3).
     case output(path: String, message: String)
+    /// The open-file limit, even raised to its hard limit, leaves no room for one transfer (exit 3).
+    case openFiles(limit: Int, needed: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum RunError: Error, CustomStringConvertible {
         case .cache(let path, let error): "cache \(path) is unusable: \(error)"
         case .engine(let error): "the download engine could not start: \(error)"
         case .output(let path, let message): "cannot write \(path): \(message)"
+        case .openFiles(let limit, let needed):
+            "the open-file limit (ulimit -n) is \(limit); a run needs at least \(needed)"
         }
     }
 }

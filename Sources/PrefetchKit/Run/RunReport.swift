@@ -8,7 +8,8 @@ public struct RunReport: Sendable, Equatable, Codable {
     public var durationSeconds: Double
     public var totals: RunTotals
     public var failures: [RunFailure]
-    /// How the run ended: `completed`, `interrupted` or `terminated`.
+    /// How the run ended: `completed`, `interrupted` (SIGINT), `terminated` (SIGTERM), or `incomplete`
+    /// when a URL source could not be read to its end.
     public var outcome: String
 
     public init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
@@ -24,6 +25,16 @@ public struct RunReport: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case job, started, totals, failures, outcome
         case durationSeconds = "duration_s"
+    }
+
+    /// The `outcome` of a run that a signal stopped (or not) and whose URL sources were, or were not,
+    /// all read to their end.
+    static func outcome(stoppedBy signal: Int32?, sourceFailed: Bool) -> String {
+        switch signal {
+        case SIGINT: "interrupted"
+        case SIGTERM: "terminated"
+        default: sourceFailed ? "incomplete" : "completed"
+        }
     }
 
     /// Pretty, key-sorted JSON with a final newline.

@@ -160,4 +160,14 @@ private func reasons(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> [S
             try decode.validate(fileAt: folder.path + "/absent")
         }
     }
+
+    /// Only what the body itself is may keep its URL away from later runs: not a file that could not
+    /// be read back (no file descriptor left, an I/O error) or a decoder that failed on its own.
+    @Test func onlyTheBodysOwnFaultsBlameIt() {
+        #expect(!ImageError.unreadable(path: "/p", detail: "Too many open files").isTheBodysOwn)
+        #expect(!ImageError.decoderFailed(.jpeg, detail: "out of memory").isTheBodysOwn)
+        #expect(ImageError.notImage.isTheBodysOwn)
+        #expect(ImageError.truncated(.png, detail: "").isTheBodysOwn)
+        #expect(ImageError.tooManyPixels(.png, width: 9, height: 9, limit: 1).isTheBodysOwn)
+    }
 }

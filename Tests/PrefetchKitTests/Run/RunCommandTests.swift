@@ -197,6 +197,18 @@ struct RunCommandTests {
         #expect(outcome.stderr.contains(": 300 fetched, 0 cached, 0 revalidated, 0 failed,"), "\(outcome.stderr)")
     }
 
+    @Test func anOpenFileLimitTooLowForOneTransferStopsBeforeTheCacheIsTouched() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/count/never"])])
+
+        let outcome = try Binary.run(["run", job, "--progress", "never"], openFiles: 40)
+
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr == "prefetchd run: the open-file limit (ulimit -n) is 40; a run needs at least 66\n")
+        #expect(!FileManager.default.fileExists(atPath: harness.cachePath))
+        #expect(try harness.server.hits("never") == 0)
+    }
+
     @Test func sigintStopsCleanlyAndARerunFetchesTheRest() throws {
         let harness = try RunHarness()
         let paths = (1...10).map { "/slow/300?n=\($0)" }

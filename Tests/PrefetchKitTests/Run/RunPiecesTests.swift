@@ -97,6 +97,13 @@ import Testing
         #expect(RunLog(format: .text, verbosity: .verbose).line(for: fetched)?.hasPrefix("prefetchd: fetched") == true)
     }
 
+    @Test func outcomeSaysHowTheRunEnded() {
+        #expect(RunReport.outcome(stoppedBy: nil, sourceFailed: false) == "completed")
+        #expect(RunReport.outcome(stoppedBy: nil, sourceFailed: true) == "incomplete")
+        #expect(RunReport.outcome(stoppedBy: SIGINT, sourceFailed: true) == "interrupted")
+        #expect(RunReport.outcome(stoppedBy: SIGTERM, sourceFailed: false) == "terminated")
+    }
+
     @Test func byteAndClockFormats() {
         #expect(ByteFormat.human(512) == "512 B")
         #expect(ByteFormat.human(1536) == "1.5 KiB")
