@@ -13,12 +13,13 @@ enum RunCommand {
             fetches the rest with bounded concurrency, checks each body is a sound image, stores it
             atomically and records it in the cache index. Several job files run one after another,
             each into its own cache; the report adds them up. Exit 0 when every item succeeded,
-            1 when any failed, 2 for a bad job file (nothing fetched), 3 when the cache is unusable,
-            130/143 after SIGINT/SIGTERM (in-flight transfers aborted, report written).
+            1 when any failed or a URL file could not be read to its end, 2 for a bad job file
+            (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is
+            under 66, 130/143 after SIGINT/SIGTERM (in-flight transfers aborted, report written).
             """,
         options: [
             SharedOptions.cache,
-            .value("concurrency", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency."),
+            .value("concurrency", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency (fewer, with a note, when the open-file limit cannot hold them)."),
             .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped."),
             .flag("dry-run", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
             .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
