@@ -41,8 +41,7 @@ extension IndexConnection {
         while try read.step() { totals.count(read, sizeColumn: 0, sign: 1) }
         try totals.write(on: self)
         let floor = try query("SELECT \(IndexLargest.floor)", []) { $0.int64(0) }.first ?? 0
-        let join = try statement(
-            "INSERT OR REPLACE INTO largest_entries(id, byte_size) SELECT ?1, ?2 WHERE ?2 >= \(IndexLargest.floor)")
+        let join = try statement(IndexLargest.join)
         for row in rows where row.size >= floor {
             try join.run([.integer(row.id), .integer(row.size)])
         }

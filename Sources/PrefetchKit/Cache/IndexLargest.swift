@@ -41,6 +41,9 @@ enum IndexLargest {
         END;
         """
 
+    /// Adds the entry with id `?1` and size `?2` when its size is at least the floor (after an insert).
+    static let join = "INSERT OR REPLACE INTO largest_entries(id, byte_size) SELECT ?1, ?2 WHERE ?2 >= \(floor)"
+
     /// Takes out the rows whose entries are gone (after a delete).
     static let prune = "DELETE FROM largest_entries WHERE NOT EXISTS (SELECT 1 FROM entries WHERE entries.id = largest_entries.id)"
 

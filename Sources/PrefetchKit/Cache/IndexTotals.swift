@@ -82,8 +82,8 @@ enum IndexTotals {
     /// The totals kept, leaving out groups that emptied.
     static let kept = "SELECT dimension, value, entries, bytes FROM entry_totals WHERE entries != 0 OR bytes != 0"
 
-    /// How many kept and computed totals differ; not zero once rows were written without the
-    /// triggers, such as deleted by hand with the sqlite3 tool (`fsck` checks it).
+    /// How many kept and computed totals differ; not zero once rows were written around the code that
+    /// keeps the totals, such as deleted by hand with the sqlite3 tool (`fsck` checks it).
     static let differences = """
         SELECT (SELECT count(*) FROM (\(kept) EXCEPT SELECT * FROM (\(computed))))
              + (SELECT count(*) FROM (SELECT * FROM (\(computed)) EXCEPT \(kept)))

@@ -47,9 +47,9 @@ public final class JobRunner: Sendable {
         }
         // Checked before any cache is opened: without files to spare, the index or a body file would
         // fail to open part way, and look like a broken cache or a bad URL.
-        let openFiles = ProcessTuning.raiseOpenFileLimit()
-        guard openFiles >= Prefetcher.filesNeeded else {
-            throw .openFiles(limit: openFiles, needed: Prefetcher.filesNeeded)
+        let files = OpenFileBudget.current()
+        guard files.keys > 0 else {
+            throw .openFiles(limit: files.limit, needed: OpenFileBudget.needed)
         }
         let started = Date()
         var results: [RunOutcome] = []

@@ -131,13 +131,6 @@ extension Prefetcher {
     /// push it further; the check then reads the file).
     static let keptHeadBytes = 32 << 10
 
-    /// Open files a run keeps besides those of the keys in flight (index, WAL, cache folder, libraries,
-    /// standard streams), with room to spare.
-    static let filesBesideKeys = 64
-
-    /// The fewest open files a run works with: one key held, with its file and its connection.
-    static let filesNeeded = filesBesideKeys + 2
-
     /// The request every URL of a set starts from.
     static func requestTemplate(_ options: JobOptions, settings: RunSettings) -> FetchRequest {
         var request = FetchRequest(

@@ -46,12 +46,10 @@ public final class Prefetcher: Sendable {
         let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
         engine = try FetchEngine(configuration: EngineConfiguration(
             concurrency: concurrency, perHost: perHost, onEvent: onEvent))
-        // Every key held keeps its body's file open, and every transfer a connection: both must fit the
-        // open-file limit, less what the index, the cache folder and the libraries keep open.
-        let openFiles = ProcessTuning.raiseOpenFileLimit()
-        let held = max(1, (openFiles - Self.filesBesideKeys) / 2)
+        let files = OpenFileBudget.current()
+        let held = max(1, files.keys)
         if held < concurrency {
-            log.note("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(openFiles)")
+            log.note("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(files.limit)")
         }
         gate = SlotGate(limit: concurrency, heldAtMost: held)
         tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
