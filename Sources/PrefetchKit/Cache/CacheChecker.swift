@@ -51,7 +51,10 @@ public struct CacheChecker: Sendable {
     }
 
     /// Every problem in the cache. `validate` gets a file's absolute path and returns why it is not a
-    /// good image, or nil; it runs on every file whose size and checksum match and on orphan files.
+    /// good image, or nil; it runs on orphan files and on every indexed file whose size and checksum
+    /// match and that was stored as an image (its row names a format). A row without a format was
+    /// stored by a `validate: none` set, which keeps whatever the server sent: fsck holds it to its
+    /// size and checksum only, so that `--repair` never deletes what a job stored on purpose.
     public func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
         var problems: [CacheProblem] = []
@@ -109,6 +112,7 @@ public struct CacheChecker: Sendable {
                 return .checksumMismatch(relativePath: entry.relativePath, expected: expected, actual: actual)
             }
         }
+        guard entry.format != nil else { return nil }
         return validate(entry.path).map { .invalidFile(relativePath: entry.relativePath, reason: $0) }
     }
 

@@ -5,11 +5,12 @@ enum FsckCommand {
     static let spec = CommandSpec(
         name: "fsck",
         synopsis: "fsck [--cache DIR] [--repair]",
-        summary: "Check the index against the files and decode-check every stored file.",
+        summary: "Check the index against the files and decode-check every file stored as an image.",
         details: """
             Finds index rows without files, files named like cache entries but without rows (files
             with other names are not the cache's and are left alone), size or checksum mismatches,
-            files that fail a full decode check (PNG, JPEG; GIF and WebP by header), temp files older
+            files that fail a full decode check (PNG, JPEG; GIF and WebP by header; not files a
+            validate: none set stored, which are held to their size and checksum only), temp files older
             than an hour, and running totals (what stats and the size cap read) that disagree with
             the rows. Prints one line per problem on standard output. With --repair, drops bad rows
             and files, indexes orphan files, deletes stale temps and computes the totals again. Reads every file: expect

@@ -3,13 +3,14 @@ import Testing
 @testable import PrefetchKit
 
 @Suite struct CacheCheckerTests {
-    /// A cache with three good entries under keys `https://c.example/<n>.png`.
+    /// A cache with three good entries under keys `https://c.example/<n>.png`, stored as PNGs (as a
+    /// set that validates stores them).
     private func withFilledCache(_ body: (DiskCache, [CacheEntry]) throws -> Void) throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let entries = try (0..<3).map { number in
                 let key = "https://c.example/\(number).png"
-                return try cache.store(data: pngLikeBody(number), as: NewEntry(url: key, key: key))
+                return try cache.store(data: pngLikeBody(number), as: NewEntry(url: key, key: key, format: .png))
             }
             #expect(try CacheChecker(cache).check().isEmpty)
             try body(cache, entries)
@@ -90,6 +91,25 @@ import Testing
             try expectRepaired(cache, [.invalidFile(relativePath: entries[1].relativePath, reason: "truncated image")],
                                validate: refuse)
             #expect(!FileManager.default.fileExists(atPath: entries[1].path))
+        }
+    }
+
+    @Test func aFileStoredWithoutValidationIsHeldToItsChecksumButNotDecodeChecked() throws {
+        try withFilledCache { cache, entries in
+            // Given two files a `validate: none` set stored (rows without a format), one of them
+            // changed behind the cache's back, and a validator that refuses every file
+            let kept = try cache.store(data: Data("plain text".utf8), as: NewEntry(url: "https://c.example/a", key: "https://c.example/a"))
+            let changed = try cache.store(data: Data("other text".utf8), as: NewEntry(url: "https://c.example/b", key: "https://c.example/b"))
+            try Data("OTHER TEXT".utf8).write(to: URL(fileURLWithPath: changed.path))
+            let actual = try ContentHasher.checksum(ofFileAt: changed.path)
+            // Then fsck refuses the PNG rows (in row order) and the changed file, and keeps the
+            // unvalidated file that is as it was stored
+            let refused = entries.map { CacheProblem.invalidFile(relativePath: $0.relativePath, reason: "refused") }
+            try expectRepaired(cache, refused + [
+                .checksumMismatch(relativePath: changed.relativePath, expected: changed.checksum ?? "", actual: actual),
+            ], validate: { _ in "refused" })
+            #expect(FileManager.default.fileExists(atPath: kept.path))
+            #expect(try cache.index.entryCount() == 1)
         }
     }
 

@@ -109,6 +109,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: damaged))
     }
 
+    @Test func fsckKeepsWhatAValidateNoneSetStoredOnPurpose() throws {
+        // Given a run that stored an HTML page through a `validate: none` set and a PNG through a validating one
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [
+            harness.set("anything", ["/html-as-jpeg"], ["validate: none"]),
+            harness.set("images", ["/ok/kept"], ["validate: decode"]),
+        ])
+        #expect(try Binary.run(["run", job, "--progress", "never"]).status == 0)
+        let page = harness.finalPath(forKey: harness.url("/html-as-jpeg"))
+        #expect(FileManager.default.fileExists(atPath: page))
+
+        // When fsck repairs the cache, it finds nothing wrong and removes nothing
+        let outcome = try Binary.run(["fsck", "--cache", harness.cachePath, "--repair"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: page))
+
+        // Then the same page, changed behind the cache's back (same length), is still found by its checksum
+        let original = try Data(contentsOf: URL(fileURLWithPath: page))
+        try Data(original.reversed()).write(to: URL(fileURLWithPath: page))
+        let changed = try Binary.run(["fsck", "--cache", harness.cachePath])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("content does not match the indexed checksum"), "\(changed.stdout)")
+    }
+
     @Test func fsckWithoutACacheIsAnEnvironmentError() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Binary.run(["fsck", "--cache", "nowhere"], in: folder.url)
