@@ -29,7 +29,7 @@ public final class DiskCache: Sendable {
     /// a missing or corrupt index is rebuilt by scanning the files.
     public static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        try makeDirectory(root)
+        try makeDirectoryAndParents(root)
         try makeDirectory(root + "/tmp")
         let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
         if isNew && layout == .native {
@@ -241,6 +241,22 @@ public final class DiskCache: Sendable {
 
     static func makeDirectory(_ path: String) throws(CacheError) {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .fromErrno("create folder", path) }
+    }
+
+    /// Makes `path` and whichever of its parents are missing, as `mkdir -p` does.
+    static func makeDirectoryAndParents(_ path: String) throws(CacheError) {
+        guard mkdir(path, 0o755) != 0 else { return }
+        switch errno {
+        case EEXIST:
+            return
+        case ENOENT:
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { throw .fromErrno("create folder", path) }
+            try makeDirectoryAndParents(parent)
+            try makeDirectory(path)
+        default:
+            throw .fromErrno("create folder", path)
+        }
     }
 
     private static func syncDirectory(_ path: String) throws(CacheError) {

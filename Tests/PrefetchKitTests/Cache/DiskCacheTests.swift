@@ -3,6 +3,24 @@ import Testing
 @testable import PrefetchKit
 
 @Suite struct DiskCacheTests {
+    @Test func openMakesTheCacheFolderWithItsMissingParents() throws {
+        try withCacheTestFolder { folder in
+            // Given a cache path two folders below one that exists, and one below a plain file
+            let nested = folder + "/srv/prefetchd/catalog"
+            try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
+
+            // Then the first is made, parents and all, and takes a store
+            let cache = try DiskCache.open(at: nested, layout: .native)
+            let stored = try cache.store(data: pngLikeBody(1), as: NewEntry(url: "https://c.example/1.png", key: "https://c.example/1.png"))
+            #expect(FileManager.default.fileExists(atPath: stored.path))
+            #expect(stored.path.hasPrefix(nested + "/"))
+            // And the second is refused with the reason
+            #expect {
+                try DiskCache.open(at: folder + "/file/cache", layout: .native)
+            } throws: { "\($0)".contains("Not a directory") }
+        }
+    }
+
     @Test(arguments: CacheLayout.allCases)
     func storedBodyIsFoundAgain(layout: CacheLayout) throws {
         try withCacheTestFolder { folder in
