@@ -25,6 +25,13 @@ public enum ProcessTuning {
         return Int(clamping: limits.rlim_cur)
     }
 
+    /// A write past the file-size limit (`ulimit -f`) then fails with EFBIG, which the run reports as
+    /// that body's failure or the cache's, instead of the default SIGXFSZ killing the process (no
+    /// report, no summary, temp files left behind).
+    public static func ignoreFileSizeLimitSignal() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Makes the calling thread, and every thread it starts from now on, a batch thread
     /// (`SCHED_BATCH`): it still gets its fair share of the CPU, but waking it never preempts the
     /// thread that woke it. The network thread opts out (`preferCallingThread`), so a body stored or

@@ -5,4 +5,5 @@ import PrefetchKit
 
 ProcessTuning.limitMallocArenas()
 ProcessTuning.batchScheduling()
+ProcessTuning.ignoreFileSizeLimitSignal()
 exit(Tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

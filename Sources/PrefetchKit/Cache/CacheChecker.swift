@@ -51,10 +51,11 @@ public struct CacheChecker: Sendable {
     }
 
     /// Every problem in the cache. `validate` gets a file's absolute path and returns why it is not a
-    /// good image, or nil; it runs on orphan files and on every indexed file whose size and checksum
-    /// match and that was stored as an image (its row names a format). A row without a format was
-    /// stored by a `validate: none` set, which keeps whatever the server sent: fsck holds it to its
-    /// size and checksum only, so that `--repair` never deletes what a job stored on purpose.
+    /// good image, or nil; it runs on every indexed file whose size and checksum match and that was
+    /// stored as an image (its row names a format), and on orphan files that look like images. A row
+    /// without a format was stored by a `validate: none` set, which keeps whatever the server sent:
+    /// fsck holds it to its size and checksum only, so that `--repair` never deletes what a job
+    /// stored on purpose.
     public func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
         var problems: [CacheProblem] = []
@@ -63,8 +64,11 @@ public struct CacheChecker: Sendable {
             unindexed.remove(entry.relativePath)
             if let problem = try problem(with: entry, validate: validate) { problems.append(problem) }
         }
+        // A file under an entry's name was placed by a run, after the check of its set's level. One
+        // that is not an image at all came from a `validate: none` set and is indexed as it is.
         for relativePath in unindexed.sorted() {
-            if let reason = validate(cache.root + "/" + relativePath) {
+            let path = cache.root + "/" + relativePath
+            if try DiskCache.sniffFormat(path) != nil, let reason = validate(path) {
                 problems.append(.invalidFile(relativePath: relativePath, reason: reason))
             } else {
                 problems.append(.orphanFile(relativePath: relativePath))

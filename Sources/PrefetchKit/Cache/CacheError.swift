@@ -13,6 +13,16 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A temp file was committed twice, or written after its commit.
     case tempFileClosed(path: String)
 
+    /// True when the error will not pass by itself: a full disk or quota, a file-size limit, an I/O
+    /// error, a read-only file system, or any index error but a lock held by another connection.
+    public var isLasting: Bool {
+        switch self {
+        case .index: !isBusy
+        case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .fileSystem(let operation, let path, let code):

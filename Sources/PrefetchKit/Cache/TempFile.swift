@@ -12,6 +12,9 @@ import Foundation
 public final class TempFile {
     /// A path that opens this file: the named file, or `/proc/self/fd/N` for an unnamed one.
     public let path: String
+    /// The file as a person should read it in a message: its path, or for an unnamed one the folder
+    /// it is in.
+    public let shownPath: String
     /// Bytes written so far through `write`.
     public private(set) var byteCount: Int64 = 0
     private(set) var descriptor: Int32
@@ -30,6 +33,7 @@ public final class TempFile {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .fromErrno("create", path) }
         self.path = path
+        self.shownPath = path
         self.descriptor = fd
         self.isNamed = true
     }
@@ -44,6 +48,7 @@ public final class TempFile {
             throw .fromErrno("create a file in", folder)
         }
         self.path = "/proc/self/fd/\(fd)"
+        self.shownPath = "a new file in \(folder)"
         self.descriptor = fd
         self.isNamed = false
     }

@@ -80,7 +80,7 @@ extension FetchError: CustomStringConvertible {
         case .tls(let message): "TLS failed: \(message)."
         case .blockedNetwork(let message): "The request was refused by the job's network rules: \(message)."
         case .invalidRequest(let message): "The request is invalid: \(message)."
-        case .destination(let path, let message): "The destination file \(path) cannot be written: \(message)."
+        case .destination(let path, let message): "The body cannot be written to \(path): \(message)."
         case .curl(let code, let message): "libcurl failed with code \(code): \(message)."
         case .cancelled: "The transfer was cancelled."
         case .engineStopped: "The fetch engine stopped before the transfer finished."

@@ -22,6 +22,8 @@ public final class JobRunner: Sendable {
         public var sets: [SetTally]
         public var problems: [String]
         public var stoppedBy: Int32?
+        /// A job's cache stopped taking writes part way (exit 3); later jobs were not run.
+        public var cacheFailed: Bool
     }
 
     private let options: Options
@@ -54,7 +56,9 @@ public final class JobRunner: Sendable {
         let started = Date()
         var results: [RunOutcome] = []
         for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
-            results.append(try run(job))
+            let outcome = try run(job)
+            results.append(outcome)
+            if outcome.cacheFailure != nil { break }
         }
         let combined = Self.combine(results, jobs: jobs, started: started)
         try writeReports(combined)
@@ -107,7 +111,11 @@ public final class JobRunner: Sendable {
         display.start()
         defer { display.stop() }
         do {
-            return try prefetcher.run()
+            var outcome = try prefetcher.run()
+            if let failure = outcome.cacheFailure {
+                outcome.problems.append(RunError.cache(path: path, failure).description)
+            }
+            return outcome
         } catch {
             throw .cache(path: path, error)
         }
@@ -145,12 +153,12 @@ public final class JobRunner: Sendable {
             totals.bytes += report.totals.bytes
         }
         let stoppedBy = outcomes.compactMap(\.stoppedBy).first
-        let outcome = RunReport.outcome(stoppedBy: stoppedBy, sourceFailed: outcomes.contains { !$0.problems.isEmpty })
+        let outcome = RunReport.outcome(stoppedBy: stoppedBy, cutShort: outcomes.contains { !$0.problems.isEmpty })
         let report = RunReport(
             job: jobs.map(\.name).joined(separator: ", "), started: started,
             durationSeconds: Date().timeIntervalSince(started), totals: totals,
             failures: outcomes.flatMap(\.report.failures), outcome: outcome)
         return Result(report: report, sets: outcomes.flatMap(\.sets), problems: outcomes.flatMap(\.problems),
-                      stoppedBy: stoppedBy)
+                      stoppedBy: stoppedBy, cacheFailed: outcomes.contains { $0.cacheFailure != nil })
     }
 }

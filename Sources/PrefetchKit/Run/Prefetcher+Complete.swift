@@ -18,6 +18,7 @@ extension Prefetcher {
                 log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
             } catch {
                 fail(item, reason: "cache", status: nil, attempts: result.attempts, message: "\(error)", permanent: false)
+                if error.isLasting { stop(for: error) }
             }
         case .success(let response):
             store(item, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
@@ -53,6 +54,7 @@ extension Prefetcher {
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
             fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)
+            if error.isLasting { stop(for: error) }
             return
         }
         tally.withLock { $0.totals.bytes += response.bytes }

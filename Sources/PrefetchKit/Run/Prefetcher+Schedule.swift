@@ -107,7 +107,7 @@ extension Prefetcher {
         }
         var request = requests[item.setIndex]
         request.url = item.url
-        request.destination = body.path
+        request.destination = body.shownPath
         request.destinationDescriptor = body.descriptor
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in

@@ -31,6 +31,11 @@ public final class Prefetcher: Sendable {
     let ledgerInUse = Atomic<Bool>(true)
     /// The signal that asked the run to stop, or 0.
     let stopSignal = Atomic<Int32>(0)
+    /// True once the run is stopping, for a signal or a cache failure: no new transfers, and the
+    /// ones it aborts count as skipped.
+    let halted = Atomic<Bool>(false)
+    /// The cache error that stopped the run, if one did.
+    let cacheFailure = Mutex<CacheError?>(nil)
 
     public init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
         self.job = job
@@ -74,24 +79,44 @@ public final class Prefetcher: Sendable {
     /// Asks the run to stop: no new transfers, in-flight ones aborted (their temp files removed).
     /// Safe to call from a signal handler's queue, more than once.
     public func stop(signal: Int32) {
-        if stopSignal.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged {
+        _ = stopSignal.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
+        halt()
+    }
+
+    /// Stops the run as a signal does, for a reason of its own (the cache stopped taking writes).
+    private func halt() {
+        if halted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             engine.cancelAll()
         }
     }
 
-    var isStopping: Bool { stopSignal.load(ordering: .acquiring) != 0 }
+    /// Keeps the first cache error that ends the run, and stops it.
+    func stop(for failure: CacheError) {
+        cacheFailure.withLock { $0 = $0 ?? failure }
+        halt()
+    }
 
-    /// Runs the whole plan; returns when every transfer has settled. Cache errors end the run early.
+    var isStopping: Bool { halted.load(ordering: .acquiring) }
+
+    /// Runs the whole plan; returns when every transfer has settled. A cache error that will not pass
+    /// by itself (a full disk, an I/O error) ends the run early, and the outcome carries it beside the
+    /// totals of what was done; throws only when the cache cannot be read at the start.
     public func run() throws(CacheError) -> RunOutcome {
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
         var iterator = plan.makeIterator()
         var currentSet = -1
-        var failure: CacheError?
         // Commit the index's open batch a few times a second, so its write lock is never held while
-        // the run waits on the network: a `clean` in another process gets in between.
-        // Weak: a cancelled dispatch source lets go of its handler later, and must not keep the cache
-        // (and its open index) alive past the run.
-        let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [weak cache] in try? cache?.flush() }
+        // the run waits on the network: a `clean` in another process gets in between. A commit that
+        // fails for good (SQLite then drops the batch's rows) stops the run; a busy one is tried again.
+        // Weak: a cancelled dispatch source lets go of its handler later, and must not keep the run
+        // (its cache and open index) alive past its end.
+        let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [weak self] in
+            do throws(CacheError) {
+                try self?.cache.flush()
+            } catch where error.isLasting {
+                self?.stop(for: error)
+            } catch {}
+        }
         flusher.start()
         defer { flusher.stop() }
         while !isStopping, let item = iterator.next() {
@@ -102,32 +127,39 @@ public final class Prefetcher: Sendable {
             do {
                 try schedule(item)
             } catch {
-                failure = error
-                stop(signal: 0)
-                break
+                stop(for: error)
             }
         }
         gate.drain()
         workers.waitUntilIdle()
-        try cache.flush()
-        if let failure { throw failure }
-        let outcome = finish(sourceFailure: iterator.failure)
-        if !settings.dryRun {
+        flusher.stop()
+        do throws(CacheError) {
+            try cache.flush()
+        } catch {
+            stop(for: error)
+        }
+        let failure = cacheFailure.withLock { $0 }
+        let outcome = finish(sourceFailure: iterator.failure, cacheFailure: failure)
+        guard failure == nil, !settings.dryRun else { return outcome }
+        do {
             try recordRun(outcome.report)
+        } catch {
+            return finish(sourceFailure: iterator.failure, cacheFailure: error)
         }
         return outcome
     }
 
-    private func finish(sourceFailure: JobDiagnostic?) -> RunOutcome {
+    private func finish(sourceFailure: JobDiagnostic?, cacheFailure: CacheError?) -> RunOutcome {
         let signal = stopSignal.load(ordering: .acquiring)
         var state = tally.withLock { $0 }
         // `requested` counts every URL occurrence of the job, also those a stop left unscheduled.
-        if signal != 0 { state.totals.requested = plan.count }
-        let outcomeName = RunReport.outcome(stoppedBy: signal == 0 ? nil : signal, sourceFailed: sourceFailure != nil)
+        if signal != 0 || cacheFailure != nil { state.totals.requested = plan.count }
+        let outcomeName = RunReport.outcome(
+            stoppedBy: signal == 0 ? nil : signal, cutShort: sourceFailure != nil || cacheFailure != nil)
         let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
                                totals: state.totals, failures: state.failures, outcome: outcomeName)
         return RunOutcome(report: report, sets: state.sets, problems: sourceFailure.map { ["\($0)"] } ?? [],
-                          stoppedBy: signal == 0 ? nil : signal)
+                          stoppedBy: signal == 0 ? nil : signal, cacheFailure: cacheFailure)
     }
 
     private func recordRun(_ report: RunReport) throws(CacheError) {

@@ -6,4 +6,6 @@ public struct RunOutcome: Sendable {
     public var problems: [String]
     /// The signal that stopped the run early, if one did.
     public var stoppedBy: Int32?
+    /// Why the cache stopped taking writes part way, if it did; the run stopped there.
+    public var cacheFailure: CacheError?
 }

@@ -27,13 +27,13 @@ public struct RunReport: Sendable, Equatable, Codable {
         case durationSeconds = "duration_s"
     }
 
-    /// The `outcome` of a run that a signal stopped (or not) and whose URL sources were, or were not,
-    /// all read to their end.
-    static func outcome(stoppedBy signal: Int32?, sourceFailed: Bool) -> String {
+    /// The `outcome` of a run that a signal stopped (or not), and that was or was not cut short
+    /// otherwise: a URL file that could not be read to its end, or a cache that stopped taking writes.
+    static func outcome(stoppedBy signal: Int32?, cutShort: Bool) -> String {
         switch signal {
         case SIGINT: "interrupted"
         case SIGTERM: "terminated"
-        default: sourceFailed ? "incomplete" : "completed"
+        default: cutShort ? "incomplete" : "completed"
         }
     }
 

@@ -15,7 +15,9 @@ enum RunCommand {
             each into its own cache; the report adds them up. Exit 0 when every item succeeded,
             1 when any failed or a URL file could not be read to its end, 2 for a bad job file
             (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is
-            under 66, 130/143 after SIGINT/SIGTERM (in-flight transfers aborted, report written).
+            under 66 (a cache that stops taking writes part way, say on a full disk, stops the run
+            there, report written), 130/143 after SIGINT/SIGTERM (in-flight transfers aborted,
+            report written).
             """,
         options: [
             SharedOptions.cache,
@@ -97,7 +99,9 @@ enum RunCommand {
         switch result.stoppedBy {
         case SIGINT: return .interrupted
         case SIGTERM: return .terminated
-        default: return result.report.totals.failed > 0 || !result.problems.isEmpty ? .failures : .success
+        default:
+            if result.cacheFailed { return .environment }
+            return result.report.totals.failed > 0 || !result.problems.isEmpty ? .failures : .success
         }
     }
 }

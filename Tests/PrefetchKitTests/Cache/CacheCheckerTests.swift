@@ -113,6 +113,27 @@ import Testing
         }
     }
 
+    @Test func anOrphanThatIsNoImageIsIndexedAndAnImageThatFailsItsCheckRemoved() throws {
+        try withFilledCache { cache, entries in
+            // Given a file a `validate: none` set stored and a PNG, both without their rows (a batch
+            // the index lost), and a validator that refuses every file
+            let text = try cache.store(data: Data("plain text".utf8), as: NewEntry(url: "https://c.example/a", key: "https://c.example/a"))
+            for path in [text.relativePath, entries[0].relativePath] {
+                try cache.index.deleteEntry(relativePath: path)
+            }
+            // Then fsck indexes the text file again and removes the PNG it refuses (rows first, in
+            // row order, then the files without rows by name)
+            let rows = entries.dropFirst().map { CacheProblem.invalidFile(relativePath: $0.relativePath, reason: "refused") }
+            let orphans: [CacheProblem] = [
+                .orphanFile(relativePath: text.relativePath),
+                .invalidFile(relativePath: entries[0].relativePath, reason: "refused"),
+            ]
+            try expectRepaired(cache, rows + orphans.sorted { $0.relativePath < $1.relativePath }, validate: { _ in "refused" })
+            #expect(FileManager.default.fileExists(atPath: text.path))
+            #expect(!FileManager.default.fileExists(atPath: entries[0].path))
+        }
+    }
+
     @Test func anOldTempFileIsRemovedAndAFreshOneKept() throws {
         try withFilledCache { cache, _ in
             let old = try cache.makeTempFile()

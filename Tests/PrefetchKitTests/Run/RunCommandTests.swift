@@ -256,6 +256,45 @@ struct RunCommandTests {
         try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: paths.map { (harness.url($0), harness.png) }))
     }
 
+    @Test func aCacheThatStopsTakingWritesPartWayStillGetsItsReport() throws {
+        // Given a cache made beforehand, and a run that may not write past 100 KiB of any file: its
+        // index outgrows that part way (as on a disk that fills up), and so do the two large bodies
+        let harness = try RunHarness()
+        let warmup = try harness.job("warmup", sets: [harness.set("first", ["/bytes/2000/999"], ["validate: none"])])
+        #expect(try Binary.run(["run", warmup, "--progress", "never"]).status == 0)
+        let paths = (0..<2).map { "/bytes/200000/\($0)" } + (0..<300).map { "/bytes/2000/\($0)" }
+        let job = try harness.job(sets: [harness.set("bulk", paths, ["validate: none", "concurrency: 1", "per_host: 1"])])
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"],
+                                     fileSizeLimit: 100 << 10)
+
+        // Then the run stops with exit 3 and the reason, and still writes its report
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("prefetchd run: cache \(harness.cachePath) is unusable: "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("— incomplete"), "\(outcome.stderr)")
+        let written = try readReport(report)
+        #expect(written.outcome == "incomplete")
+        #expect(written.totals.requested == paths.count)
+        // (the large bodies, and at most one store per worker that met the index's failure first)
+        #expect(Array(written.failures.prefix(2).map(\.url)) == paths.prefix(2).map { harness.url($0) })
+        #expect(written.failures.prefix(2).allSatisfy { $0.reason == "destination" && $0.message.contains("File too large") })
+        #expect(written.failures.dropFirst(2).allSatisfy { $0.reason == "cache" }, "\(written.failures)")
+        #expect(written.failures.count <= 2 + ProcessInfo.processInfo.activeProcessorCount)
+        #expect(written.totals.fetched + written.totals.failed + written.totals.skipped == written.totals.unique)
+        #expect(harness.partFiles().isEmpty)
+
+        // And once fsck --repair has indexed the files whose rows the index lost, a rerun without the
+        // limit fetches only what is missing
+        #expect(try Binary.run(["fsck", "--cache", harness.cachePath, "--repair"]).status == 1)
+        #expect(try Binary.run(["fsck", "--cache", harness.cachePath]).status == 0)
+        let rerun = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let second = try readReport(report)
+        #expect(second.totals.fetched + second.totals.cached == paths.count)
+        #expect(second.totals.cached >= written.totals.fetched)
+    }
+
     private func readReport(_ path: String) throws -> RunReport {
         try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }

@@ -98,10 +98,10 @@ import Testing
     }
 
     @Test func outcomeSaysHowTheRunEnded() {
-        #expect(RunReport.outcome(stoppedBy: nil, sourceFailed: false) == "completed")
-        #expect(RunReport.outcome(stoppedBy: nil, sourceFailed: true) == "incomplete")
-        #expect(RunReport.outcome(stoppedBy: SIGINT, sourceFailed: true) == "interrupted")
-        #expect(RunReport.outcome(stoppedBy: SIGTERM, sourceFailed: false) == "terminated")
+        #expect(RunReport.outcome(stoppedBy: nil, cutShort: false) == "completed")
+        #expect(RunReport.outcome(stoppedBy: nil, cutShort: true) == "incomplete")
+        #expect(RunReport.outcome(stoppedBy: SIGINT, cutShort: true) == "interrupted")
+        #expect(RunReport.outcome(stoppedBy: SIGTERM, cutShort: false) == "terminated")
     }
 
     @Test func byteAndClockFormats() {

@@ -14,14 +14,20 @@ struct Binary {
     }
 
     /// Runs `prefetchd arguments...` in `directory` with `environment` added to this process's own;
-    /// with `openFiles`, under that open-file limit (soft and hard, set by the shell's `ulimit -n`).
+    /// with `openFiles`, under that open-file limit (soft and hard, set by the shell's `ulimit -n`);
+    /// with `fileSizeLimit`, unable to write past that many bytes of any file (`ulimit -f`, in the
+    /// shell's 512-byte blocks), and with SIGXFSZ at its default action (killing the process), as from
+    /// a login shell; the test runner's own children would inherit it ignored.
     static func run(
-        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], openFiles: Int? = nil
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], openFiles: Int? = nil,
+        fileSizeLimit: Int? = nil
     ) throws -> Outcome {
         let process = Process()
-        if let openFiles {
+        let limits = [openFiles.map { "ulimit -n \($0)" }, fileSizeLimit.map { "ulimit -f \($0 / 512)" }].compactMap { $0 }
+        if !limits.isEmpty {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", url.path] + arguments
+            let launcher = fileSizeLimit == nil ? "" : "env --default-signal=XFSZ "
+            process.arguments = ["-c", limits.joined(separator: " && ") + " && exec \(launcher)\"$0\" \"$@\"", url.path] + arguments
         } else {
             process.executableURL = url
             process.arguments = arguments
