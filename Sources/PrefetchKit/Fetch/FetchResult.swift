@@ -80,8 +80,9 @@ public struct FetchTimings: Sendable, Equatable {
 public enum FetchEvent: Sendable {
     /// An attempt began (attempt 1 is the first).
     case started(id: FetchID, url: String, attempt: Int)
-    /// The final response's status line and headers arrived (redirects are not reported).
-    case response(id: FetchID, status: Int, headers: ResponseHeaders)
+    /// The final response's status line and headers arrived (redirects are not reported), `elapsed`
+    /// after the first attempt began, on the clock the result's `elapsed` is measured with.
+    case response(id: FetchID, status: Int, headers: ResponseHeaders, elapsed: Duration)
     /// An attempt failed transiently; the next one starts after `delay`.
     case retrying(id: FetchID, error: FetchError, attempt: Int, delay: Duration, timings: FetchTimings)
     /// The request is settled; the same result goes to its completion.

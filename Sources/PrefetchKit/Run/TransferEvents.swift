@@ -7,8 +7,6 @@ final class TransferEvents: Sendable {
     private struct Transfer {
         let url: String
         let set: String
-        /// When the first attempt began.
-        var started: Date?
     }
 
     private let transfers = Mutex<[FetchID: Transfer]>([:])
@@ -30,16 +28,13 @@ final class TransferEvents: Sendable {
     func handle(_ event: FetchEvent) {
         switch event {
         case .started(let id, _, let attempt) where attempt == 1:
-            let now = Date()
-            guard let transfer = transfers.withLock({ transfers -> Transfer? in
-                transfers[id]?.started = now
-                return transfers[id]
-            }) else { return }
-            log.record(RunEvent(.started, url: transfer.url, set: transfer.set))
-        case .response(let id, let status, _):
             guard let transfer = transfers.withLock({ $0[id] }) else { return }
+            log.record(RunEvent(.started, url: transfer.url, set: transfer.set))
+        case .response(let id, let status, _, let elapsed):
+            guard let transfer = transfers.withLock({ $0[id] }) else { return }
+            // Measured on the network thread, as the finished event's time is: never more than it.
             log.record(RunEvent(.response, url: transfer.url, set: transfer.set, status: status,
-                                elapsedMs: transfer.started.map { Date().timeIntervalSince($0) * 1000 }))
+                                elapsedMs: elapsed.seconds * 1000))
         case .retrying(let id, let error, let attempt, _, _):
             guard let transfer = transfers.withLock({ $0[id] }) else { return }
             log.record(RunEvent(.retrying, url: transfer.url, set: transfer.set, status: error.httpStatus,

@@ -275,7 +275,7 @@ struct FetchEngineBehaviourTests {
         let kinds = harness.events.all.map { event -> String in
             switch event {
             case .started(let id, _, let attempt): "started \(id == result.id) \(attempt)"
-            case .response(_, let status, let headers): "response \(status) \(headers.etag ?? "-")"
+            case .response(_, let status, let headers, _): "response \(status) \(headers.etag ?? "-")"
             case .retrying: "retrying"
             case .finished(let finished): "finished \(finished.id == result.id)"
             }
