@@ -18,6 +18,7 @@ Routes:
   /redirect-file                302 to file:///etc/passwd
   /redirect/<name>              302 to /ok/<name>
   /html-as-jpeg                 an HTML page labelled image/jpeg
+  /broken-png                   a PNG cut short before its end (right magic bytes, fails to decode)
   /etag/<name>                  ETag and Last-Modified; 304 when If-None-Match or If-Modified-Since match
   /count/<name>                 a PNG, counting hits per name; /hits/<name> returns the count as text
   /missing/<name>               404, counting hits per name like /count (so /hits/<name> sees them)
@@ -190,6 +191,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_html_as_jpeg(self):
         self.send_body(200, b"<!doctype html><html><body>not an image</body></html>\n", "image/jpeg")
+
+    def route_broken_png(self):
+        self.send_body(200, PNG[:-20], "image/png")
 
     def route_etag(self, name):
         etag = '"' + name + '-v1"'

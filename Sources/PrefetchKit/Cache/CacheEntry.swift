@@ -73,8 +73,11 @@ public struct NewEntry: Sendable, Equatable {
     public var url: String
     public var key: String
     public var setName: String?
-    /// Sniffed from the file's first bytes when nil.
+    /// Sniffed from the file's first bytes when nil, unless `unchecked`.
     public var format: ImageFormat?
+    /// A body stored without any check (a `validate: none` set): its row gets no format even when
+    /// its bytes look like an image, and fsck then holds it to its size and checksum only.
+    public var unchecked = false
     public var width: Int?
     public var height: Int?
     public var etag: String?

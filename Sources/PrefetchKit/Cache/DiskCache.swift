@@ -152,6 +152,8 @@ public final class DiskCache: Sendable {
         let format: ImageFormat?
         if let known = entry.format {
             format = known
+        } else if entry.unchecked {
+            format = nil
         } else {
             format = try Self.sniffFormat(temp.path)
         }

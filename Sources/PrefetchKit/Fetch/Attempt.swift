@@ -23,7 +23,7 @@ final class Attempt {
     /// Decided at the first body byte: only a 2xx body goes to the file; others are counted and dropped.
     private var keepsBody: Bool?
     private var exceededLimit = false
-    private var writeFailure: String?
+    private var writeFailure: Int32?
     /// Why the network policy refused a request of this attempt.
     private var refusal: String?
     /// Checksums the body as it leaves the attempt, when the request asks for it: bytes the network
@@ -50,10 +50,10 @@ final class Attempt {
         /// The outcome once a kept body's writes are done, given their first failure: the success
         /// with the body's checksum, or, after a failure, `.destination`, and a file the attempt
         /// created is removed.
-        func outcome(afterWrites failure: String?) -> Result<FetchResponse, FetchError> {
+        func outcome(afterWrites failure: Int32?) -> Result<FetchResponse, FetchError> {
             if let failure {
                 if ownsDestination { unlink(destination) }
-                return .failure(.destination(path: destination, message: failure))
+                return .failure(.destination(path: destination, code: failure))
             }
             guard case .success(var response) = outcome, let checksum else { return outcome }
             response.checksum = checksum.hasher.finalize()
@@ -84,7 +84,7 @@ final class Attempt {
         } else {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw .destination(path: path, message: String(cString: strerror(errno)))
+                throw .destination(path: path, code: errno)
             }
             file = BodyFile(descriptor: descriptor)
             ownsDestination = true
@@ -94,7 +94,7 @@ final class Attempt {
         // close once it has been truncated, which would cost the network thread a writeback per body.
         var info = stat()
         guard fstat(file.descriptor, &info) == 0, info.st_size == 0 || ftruncate(file.descriptor, 0) == 0 else {
-            throw .destination(path: path, message: String(cString: strerror(errno)))
+            throw .destination(path: path, code: errno)
         }
         headerList = try configure(easy, cookieShare: cookieShare)
     }
@@ -141,7 +141,7 @@ final class Attempt {
                 return .failure(.blockedNetwork(refusal))
             }
             if let writeFailure {
-                return .failure(.destination(path: job.request.destination, message: writeFailure))
+                return .failure(.destination(path: job.request.destination, code: writeFailure))
             }
             let message = scrubbed(easy.message(for: code), hiding: secrets(of: job.request))
             return .failure(FetchError(curlCode: code, message: message))
@@ -186,9 +186,9 @@ final class Attempt {
     }
 
     /// Copies body bytes into chunks and hands each full one to the writer. When every chunk is in use
-    /// (the writers are behind), writes the bytes itself. The error message when that write fails.
-    private func store(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard let body else { return "the destination is not open" }
+    /// (the writers are behind), writes the bytes itself. The system's error number when that write fails.
+    private func store(_ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard let body else { return EBADF }
         var rest = bytes
         while !rest.isEmpty {
             if chunk == nil {

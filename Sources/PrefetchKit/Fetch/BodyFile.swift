@@ -11,10 +11,10 @@ final class BodyFile: Sendable {
 
     private struct State {
         var pending = 0
-        var failure: String?
+        var failure: Int32?
         var closed = false
         /// Runs once the last write is done and the file closed, with the first failure if any.
-        var onClosed: (@Sendable (String?) -> Void)?
+        var onClosed: (@Sendable (Int32?) -> Void)?
     }
 
     /// `condition` guards `state`; it is only touched with the condition locked.
@@ -39,14 +39,14 @@ final class BodyFile: Sendable {
         }
     }
 
-    /// Writes all of `bytes` at `offset`; the error message when a write fails.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) -> String? {
+    /// Writes all of `bytes` at `offset`; the system's error number when a write fails.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) -> Int32? {
         var written = 0
         while written < bytes.count {
             let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
             if result < 0 {
                 if errno == EINTR { continue }
-                return String(cString: strerror(errno))
+                return errno
             }
             written += result
         }
@@ -59,7 +59,7 @@ final class BodyFile: Sendable {
         condition.unlock()
     }
 
-    func endWrite(failure: String?) {
+    func endWrite(failure: Int32?) {
         condition.lock()
         state.pending -= 1
         if state.failure == nil { state.failure = failure }
@@ -72,7 +72,7 @@ final class BodyFile: Sendable {
     /// Closes the file once the writes in flight are done, then calls `onClosed` with the first write
     /// or close failure (nil when every byte is in the file): at once when nothing is in flight, else on
     /// the writer thread that finishes last.
-    func closeWhenWritten(then onClosed: @escaping @Sendable (String?) -> Void) {
+    func closeWhenWritten(then onClosed: @escaping @Sendable (Int32?) -> Void) {
         condition.lock()
         state.onClosed = onClosed
         let finished = state.pending == 0 ? finishLocked() : nil
@@ -83,7 +83,7 @@ final class BodyFile: Sendable {
     /// Waits for the writes in flight, then closes the file; the first failure if any. For the paths
     /// that give a body up (failures, cancellation), where the file must be still before it is removed.
     @discardableResult
-    func closeAfterWrites() -> String? {
+    func closeAfterWrites() -> Int32? {
         condition.lock()
         while state.pending > 0 {
             condition.wait()
@@ -107,7 +107,7 @@ final class BodyFile: Sendable {
         guard !state.closed else { return }
         state.closed = true
         if ownsDescriptor, close(descriptor) != 0, state.failure == nil {
-            state.failure = String(cString: strerror(errno))
+            state.failure = errno
         }
     }
 }

@@ -93,7 +93,7 @@ final class BodyWriter: Sendable {
     /// the network thread. One hand-off per body that fits in a chunk. The last chunk goes into
     /// `checksum` there too, which for most bodies is all of the checksum's work.
     func close(
-        _ file: BodyFile, after last: Filled?, checksum: PendingChecksum?, then: @escaping @Sendable (String?) -> Void
+        _ file: BodyFile, after last: Filled?, checksum: PendingChecksum?, then: @escaping @Sendable (Int32?) -> Void
     ) {
         file.beginWrite()
         file.closeWhenWritten(then: then)
@@ -108,7 +108,7 @@ final class BodyWriter: Sendable {
         lanes[Int(file.descriptor) % lanes.count]
     }
 
-    private func writeOut(_ filled: Filled, to file: BodyFile) -> String? {
+    private func writeOut(_ filled: Filled, to file: BodyFile) -> Int32? {
         let failure = BodyFile.writeAll(filled.bytes, to: file.descriptor, at: filled.offset)
         giveBack(filled.chunk)
         return failure

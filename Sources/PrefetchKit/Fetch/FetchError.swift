@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Why a transfer failed. `reason` is a stable name for reports and the failure ledger; the description
 /// is one plain sentence that keeps libcurl's own message and never shows a password.
 public enum FetchError: Error, Sendable, Equatable {
@@ -25,8 +27,8 @@ public enum FetchError: Error, Sendable, Equatable {
     case blockedNetwork(String)
     /// The request cannot be sent as given (malformed URL, a header with a line break).
     case invalidRequest(String)
-    /// The destination file could not be created or written.
-    case destination(path: String, message: String)
+    /// The destination file could not be created or written; `code` is the system's error number.
+    case destination(path: String, code: Int32)
     /// Any other libcurl failure.
     case curl(code: Int, message: String)
     /// `cancel` or `cancelAll` stopped the transfer.
@@ -80,7 +82,7 @@ extension FetchError: CustomStringConvertible {
         case .tls(let message): "TLS failed: \(message)."
         case .blockedNetwork(let message): "The request was refused by the job's network rules: \(message)."
         case .invalidRequest(let message): "The request is invalid: \(message)."
-        case .destination(let path, let message): "The body cannot be written to \(path): \(message)."
+        case .destination(let path, let code): "The body cannot be written to \(path): \(String(cString: strerror(code)))."
         case .curl(let code, let message): "libcurl failed with code \(code): \(message)."
         case .cancelled: "The transfer was cancelled."
         case .engineStopped: "The fetch engine stopped before the transfer finished."

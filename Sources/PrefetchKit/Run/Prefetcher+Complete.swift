@@ -30,6 +30,11 @@ extension Prefetcher {
         case .failure(let error):
             fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts,
                  message: error.description, permanent: RetryPolicy.isPermanent(error))
+            // A full disk (or quota, file-size limit, I/O error) fails every body after this one too.
+            if case .destination(let path, let code) = error {
+                let failure = CacheError.fileSystem(operation: "write a body to", path: path, errno: code)
+                if failure.isLasting { stop(for: failure) }
+            }
         }
     }
 
@@ -46,11 +51,12 @@ extension Prefetcher {
             return
         }
         do {
-            try cache.commit(body, as: NewEntry(
+            var entry = NewEntry(
                 url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
                 width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
-                etag: response.headers.etag, lastModified: response.headers.lastModified),
-                streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+                etag: response.headers.etag, lastModified: response.headers.lastModified)
+            entry.unchecked = set.options.validate == .none
+            try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
             fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)

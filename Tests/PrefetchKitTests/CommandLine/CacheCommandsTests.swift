@@ -110,20 +110,23 @@ import Testing
     }
 
     @Test func fsckKeepsWhatAValidateNoneSetStoredOnPurpose() throws {
-        // Given a run that stored an HTML page through a `validate: none` set and a PNG through a validating one
+        // Given a run that stored an HTML page and a broken PNG through a `validate: none` set, and a
+        // PNG through a validating one
         let harness = try RunHarness()
         let job = try harness.job(sets: [
-            harness.set("anything", ["/html-as-jpeg"], ["validate: none"]),
+            harness.set("anything", ["/html-as-jpeg", "/broken-png"], ["validate: none"]),
             harness.set("images", ["/ok/kept"], ["validate: decode"]),
         ])
         #expect(try Binary.run(["run", job, "--progress", "never"]).status == 0)
         let page = harness.finalPath(forKey: harness.url("/html-as-jpeg"))
+        let broken = harness.finalPath(forKey: harness.url("/broken-png"))
         #expect(FileManager.default.fileExists(atPath: page))
 
         // When fsck repairs the cache, it finds nothing wrong and removes nothing
         let outcome = try Binary.run(["fsck", "--cache", harness.cachePath, "--repair"])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: page))
+        #expect(FileManager.default.fileExists(atPath: broken))
 
         // Then the same page, changed behind the cache's back (same length), is still found by its checksum
         let original = try Data(contentsOf: URL(fileURLWithPath: page))

@@ -23,7 +23,7 @@ import Testing
         let transient: [FetchError] = [.timeout("t"), .connectFailed("c"), .dns("d"), .reset("r"), .truncatedBody("b")]
         let permanent: [FetchError] = [
             .tooLarge(limit: 1), .tooManyRedirects("r"), .blockedProtocol("p"), .tls("t"), .invalidRequest("i"),
-            .destination(path: "/x", message: "m"), .curl(code: 2, message: "m"), .cancelled, .engineStopped,
+            .destination(path: "/x", code: EIO), .curl(code: 2, message: "m"), .cancelled, .engineStopped,
         ]
         #expect(transient.allSatisfy(RetryPolicy.isTransient))
         #expect(!permanent.contains(where: RetryPolicy.isTransient))
@@ -36,7 +36,7 @@ import Testing
         ]
         // A full disk, an unknown libcurl error or a stop are not the URL's fault, nor are transient ones.
         let notTheURLs: [FetchError] = [
-            .destination(path: "/x", message: "No space left on device"), .curl(code: 2, message: "m"), .cancelled,
+            .destination(path: "/x", code: ENOSPC), .curl(code: 2, message: "m"), .cancelled,
             .engineStopped, .timeout("t"), .reset("r"), .http(status: 503),
         ]
         #expect(theURLs.allSatisfy(RetryPolicy.isPermanent))
