@@ -73,8 +73,12 @@ final class IndexDatabase {
         return statement.text(0)
     }
 
+    /// The error for a failed `operation`, which may be a whole statement: named by its first line
+    /// (at most 60 characters), so the message stays one line.
     func error(_ code: Int32, _ operation: String) -> CacheError {
-        .index(operation: operation, code: code, message: String(cString: sqlite3_errmsg(handle)))
+        let firstLine = operation.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
+        let named = firstLine.count > 60 ? firstLine.prefix(60) + "…" : firstLine
+        return .index(operation: String(named), code: code, message: String(cString: sqlite3_errmsg(handle)))
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }

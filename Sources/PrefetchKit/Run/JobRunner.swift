@@ -22,7 +22,7 @@ public final class JobRunner: Sendable {
         public var sets: [SetTally]
         public var problems: [String]
         public var stoppedBy: Int32?
-        /// A job's cache stopped taking writes part way (exit 3); later jobs were not run.
+        /// A job's cache stopped taking writes part way (exit 3); later jobs still ran.
         public var cacheFailed: Bool
     }
 
@@ -55,10 +55,9 @@ public final class JobRunner: Sendable {
         }
         let started = Date()
         var results: [RunOutcome] = []
+        // A job whose cache fails does not stop the next one, which may use another disk.
         for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
-            let outcome = try run(job)
-            results.append(outcome)
-            if outcome.cacheFailure != nil { break }
+            results.append(try run(job))
         }
         let combined = Self.combine(results, jobs: jobs, started: started)
         try writeReports(combined)

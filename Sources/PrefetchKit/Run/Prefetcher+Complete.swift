@@ -23,10 +23,7 @@ extension Prefetcher {
         case .success(let response):
             store(item, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
-            tally.withLock { state in
-                state.totals.skipped += 1
-                state.settle(key: item.key, firstSet: item.setIndex, outcome: .skipped)
-            }
+            settleInterrupted(item)
         case .failure(let error):
             fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts,
                  message: error.description, permanent: RetryPolicy.isPermanent(error))

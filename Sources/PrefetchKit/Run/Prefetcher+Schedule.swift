@@ -119,11 +119,13 @@ extension Prefetcher {
     }
 
     /// A key that never got a slot because the run is stopping: not attempted.
-    private func settleInterrupted(_ item: PlanItem) {
+    /// Counts a key whose transfer a stop kept from starting or aborted as skipped, for every set that asked.
+    func settleInterrupted(_ item: PlanItem) {
         tally.withLock { state in
             state.totals.skipped += 1
             state.settle(key: item.key, firstSet: item.setIndex, outcome: .skipped)
         }
+        log.record(RunEvent(.skipped, url: item.shownURL, set: plan.sets[item.setIndex].name, reason: "stopped"))
     }
 
     /// The body bytes a transfer keeps in memory for the header check: enough for a PNG's or GIF's

@@ -3,6 +3,18 @@ import Testing
 @testable import PrefetchKit
 
 @Suite struct DiskCacheTests {
+    @Test func anIndexErrorNamesAStatementByItsFirstLine() throws {
+        try withCacheTestFolder { folder in
+            let database = try IndexDatabase(path: folder + "/index.sqlite")
+            #expect {
+                try database.execute("CREATE TABLE twice (\n    a INTEGER,\n    a INTEGER\n)")
+            } throws: { error in
+                let text = "\(error)"
+                return !text.contains("\n") && text.contains("failed to run CREATE TABLE twice (:") && text.contains("duplicate column")
+            }
+        }
+    }
+
     @Test func openMakesTheCacheFolderWithItsMissingParents() throws {
         try withCacheTestFolder { folder in
             // Given a cache path two folders below one that exists, and one below a plain file

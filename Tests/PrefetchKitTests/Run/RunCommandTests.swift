@@ -284,13 +284,16 @@ struct RunCommandTests {
         let job = try harness.job(sets: [harness.set("bulk", disk.paths, ["validate: none", "concurrency: 1", "per_host: 1"])])
         let report = harness.folder.file("report.json").path
 
-        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"],
+        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--log-format", "json"],
                                      fileSizeLimit: 100 << 10)
 
         // Then the run stops with exit 3 and the reason, and still writes its report
         #expect(outcome.status == 3, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("prefetchd run: cache \(harness.cachePath) is unusable: \(disk.reason)"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("— incomplete"), "\(outcome.stderr)")
+        // (one line)
+        let reasonLine = outcome.stderr.split(separator: "\n").first { $0.contains("is unusable") } ?? ""
+        #expect(reasonLine.hasSuffix("."), "\(outcome.stderr)")
         let written = try readReport(report)
         #expect(written.outcome == "incomplete")
         #expect(written.totals.requested == disk.paths.count)
@@ -303,6 +306,9 @@ struct RunCommandTests {
         #expect(written.failures.count <= disk.firstFailures.count + ProcessInfo.processInfo.activeProcessorCount)
         #expect(written.totals.fetched + written.totals.failed + written.totals.skipped == written.totals.unique)
         #expect(harness.partFiles().isEmpty)
+        // and every key it counts as skipped has its `skipped` event
+        let events = outcome.stderr.split(separator: "\n").compactMap { try? JSONDecoder().decode(RunEvent.self, from: Data($0.utf8)) }
+        #expect(events.filter { $0.event == .skipped }.count == written.totals.skipped)
 
         // And once fsck --repair has indexed any files whose rows the index lost, a rerun without the
         // limit fetches only what is missing
@@ -313,6 +319,40 @@ struct RunCommandTests {
         let second = try readReport(report)
         #expect(second.totals.fetched + second.totals.cached == disk.paths.count)
         #expect(second.totals.cached >= written.totals.fetched)
+    }
+
+    @Test func aJobWhoseCacheFailsDoesNotStopTheNextJob() throws {
+        // Given two jobs, each with a cache of its own made beforehand, run under a file-size limit:
+        // the first asks for a body larger than the limit, the second for three small ones
+        let harness = try RunHarness()
+        let otherCache = harness.folder.file("other").path
+        func job(_ name: String, cache: String, _ paths: [String]) throws -> String {
+            try harness.folder.write("\(name).yaml", """
+                version: 1
+                cache: { path: "\(cache)" }
+                network: { allow_private: true }
+                sets:
+                  - { name: \(name), validate: none, urls: [\(paths.map { "\"\(harness.url($0))\"" }.joined(separator: ", "))] }
+                """).path
+        }
+        let warmups = [try job("warm1", cache: harness.cachePath, ["/bytes/2000/998"]),
+                       try job("warm2", cache: otherCache, ["/bytes/2000/999"])]
+        #expect(try Binary.run(["run"] + warmups + ["--progress", "never"]).status == 0)
+        let first = try job("first", cache: harness.cachePath, ["/bytes/200000/1"])
+        let second = try job("second", cache: otherCache, (1...3).map { "/bytes/2000/\($0)" })
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", first, second, "--report", report, "--progress", "never", "--quiet"],
+                                     fileSizeLimit: 100 << 10)
+
+        // Then the run exits 3 for the first job's cache, and the second job still ran and stored its three
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("prefetchd run: cache \(harness.cachePath) is unusable: "), "\(outcome.stderr)")
+        let written = try readReport(report)
+        #expect(written.outcome == "incomplete")
+        #expect(written.totals.requested == 4)
+        #expect(written.totals.fetched == 3)
+        #expect(try DiskCache.open(at: otherCache, layout: .native).index.entryCount() == 4)
     }
 
     private func readReport(_ path: String) throws -> RunReport {
