@@ -1,14 +1,24 @@
 /// `--junit FILE.xml`: one test case per set, so CI dashboards show a warm-cache step per set.
 /// A set with failed URLs is a failed case listing them; a set with nothing but skips is skipped.
+/// A run cut short (`problems`: a URL file not read to its end, a cache that stopped taking writes)
+/// adds a case `run` in error, so the step is never green while work was left undone.
 public enum JUnitReport {
-    public static func xml(job: String, sets: [SetTally], durationSeconds: Double) -> String {
+    public static func xml(job: String, sets: [SetTally], durationSeconds: Double, problems: [String] = []) -> String {
         let failures = sets.filter { $0.failed > 0 }.count
         let skipped = sets.filter { $0.failed == 0 && $0.skipped > 0 && $0.succeeded == 0 }.count
+        let errors = problems.isEmpty ? 0 : 1
+        let tests = sets.count + errors
+        let time = seconds(durationSeconds)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<testsuites name="prefetchd" tests="\#(sets.count)" failures="\#(failures)" time="\#(seconds(durationSeconds))">"#,
-            #"  <testsuite name="\#(escape(job))" tests="\#(sets.count)" failures="\#(failures)" skipped="\#(skipped)" time="\#(seconds(durationSeconds))">"#,
+            #"<testsuites name="prefetchd" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" time="\#(time)">"#,
+            #"  <testsuite name="\#(escape(job))" tests="\#(tests)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(time)">"#,
         ]
+        if !problems.isEmpty {
+            lines.append(#"    <testcase classname="\#(escape(job))" name="run">"#)
+            lines.append(#"      <error message="the run was cut short" type="prefetch">\#(escape(problems.joined(separator: "\n")))</error>"#)
+            lines.append("    </testcase>")
+        }
         for set in sets {
             let name = "\(set.name) (\(set.requested) URLs: \(set.succeeded) ok, \(set.failed) failed, \(set.skipped) skipped)"
             lines.append(#"    <testcase classname="\#(escape(job))" name="\#(escape(name))">"#)

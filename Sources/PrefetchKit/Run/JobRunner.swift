@@ -24,6 +24,9 @@ public final class JobRunner: Sendable {
         public var stoppedBy: Int32?
         /// A job's cache stopped taking writes part way (exit 3); later jobs still ran.
         public var cacheFailed: Bool
+        /// Why `--report` or `--junit` could not be written, one line each (exit 3); the other was
+        /// still written.
+        public var outputFailures: [String] = []
     }
 
     private let options: Options
@@ -59,8 +62,8 @@ public final class JobRunner: Sendable {
         for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
             results.append(try run(job))
         }
-        let combined = Self.combine(results, jobs: jobs, started: started)
-        try writeReports(combined)
+        var combined = Self.combine(results, jobs: jobs, started: started)
+        combined.outputFailures = writeReports(combined)
         return combined
     }
 
@@ -120,20 +123,25 @@ public final class JobRunner: Sendable {
         }
     }
 
-    private func writeReports(_ result: Result) throws(RunError) {
+    /// Writes the report and the JUnit file, each whatever became of the other; why each that could
+    /// not be written failed.
+    private func writeReports(_ result: Result) -> [String] {
+        var files: [(path: String, contents: () -> Data)] = []
         if let path = options.reportPath {
-            do {
-                try AtomicFile.write(result.report.json(), to: path)
-            } catch {
-                throw .output(path: path, message: error.description)
-            }
+            files.append((path, { result.report.json() }))
         }
         if let path = options.junitPath {
-            let xml = JUnitReport.xml(job: result.report.job, sets: result.sets, durationSeconds: result.report.durationSeconds)
+            files.append((path, {
+                Data(JUnitReport.xml(job: result.report.job, sets: result.sets,
+                                     durationSeconds: result.report.durationSeconds, problems: result.problems).utf8)
+            }))
+        }
+        return files.compactMap { file -> String? in
             do {
-                try AtomicFile.write(Data(xml.utf8), to: path)
+                try AtomicFile.write(file.contents(), to: file.path)
+                return nil
             } catch {
-                throw .output(path: path, message: error.description)
+                return RunError.output(path: file.path, message: "\(error)").description
             }
         }
     }

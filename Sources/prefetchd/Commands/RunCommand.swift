@@ -96,6 +96,10 @@ enum RunCommand {
             Console.error("prefetchd run: \(problem)\n")
         }
         Console.error("prefetchd: \(result.report.summary)\n")
+        for failure in result.outputFailures {
+            Console.error("prefetchd run: \(failure)\n")
+        }
+        if !result.outputFailures.isEmpty { return .environment }
         switch result.stoppedBy {
         case SIGINT: return .interrupted
         case SIGTERM: return .terminated

@@ -124,7 +124,7 @@ struct RunCachingTests {
         #expect(result.sets.map(\.name) == ["hero", "catalog", "thumbs"])
         #expect(result.sets.allSatisfy { $0.requested == 1 && $0.succeeded == 1 && $0.failed == 0 && $0.skipped == 0 })
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="job" tests="3" failures="0" skipped="0""#))
+        #expect(xml.contains(#"<testsuite name="job" tests="3" failures="0" errors="0" skipped="0""#))
         for name in ["hero", "catalog", "thumbs"] {
             #expect(xml.contains(#"name="\#(name) (1 URLs: 1 ok, 0 failed, 0 skipped)""#), "\(name) missing from \(xml)")
         }

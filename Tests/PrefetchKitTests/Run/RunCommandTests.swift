@@ -341,8 +341,9 @@ struct RunCommandTests {
         let first = try job("first", cache: harness.cachePath, ["/bytes/200000/1"])
         let second = try job("second", cache: otherCache, (1...3).map { "/bytes/2000/\($0)" })
         let report = harness.folder.file("report.json").path
+        let junit = harness.folder.file("junit.xml").path
 
-        let outcome = try Binary.run(["run", first, second, "--report", report, "--progress", "never", "--quiet"],
+        let outcome = try Binary.run(["run", first, second, "--report", report, "--junit", junit, "--progress", "never", "--quiet"],
                                      fileSizeLimit: 100 << 10)
 
         // Then the run exits 3 for the first job's cache, and the second job still ran and stored its three
@@ -353,6 +354,31 @@ struct RunCommandTests {
         #expect(written.totals.requested == 4)
         #expect(written.totals.fetched == 3)
         #expect(try DiskCache.open(at: otherCache, layout: .native).index.entryCount() == 4)
+        // and the JUnit file is not green: a case `run` in error says why
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"errors="1""#))
+        #expect(xml.contains(#"<testcase classname="first, second" name="run">"#))
+        #expect(xml.contains("cache \(harness.cachePath) is unusable"))
+    }
+
+    @Test func aReportThatCannotBeWrittenLeavesTheOtherOneWritten() throws {
+        // Given a run whose --report folder is gone by the time the report is written
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("images", ["/ok/one"])])
+        let report = harness.folder.file("gone/report.json").path
+        let junit = harness.folder.file("junit.xml").path
+
+        let result = try harness.run([job]) {
+            $0.reportPath = report
+            $0.junitPath = junit
+        }
+
+        // Then the JUnit file is still written, and the report's failure is told in one line
+        #expect(result.outputFailures.count == 1)
+        #expect(result.outputFailures.first?.hasPrefix("cannot write \(report): ") == true, "\(result.outputFailures)")
+        #expect(!result.outputFailures.contains { $0.contains("\n") })
+        #expect(FileManager.default.fileExists(atPath: junit))
+        #expect(result.report.totals.fetched == 1)
     }
 
     private func readReport(_ path: String) throws -> RunReport {
