@@ -17,7 +17,8 @@ extension Prefetcher {
                 settle(item, .succeeded, count: \.revalidated)
                 log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
             } catch {
-                fail(item, reason: "cache", status: nil, attempts: result.attempts, message: "\(error)", permanent: false)
+                fail(item, reason: "cache", status: 304, attempts: result.attempts, elapsedMs: elapsed, message: "\(error)",
+                     permanent: false)
                 if error.isLasting { stop(for: error) }
             }
         case .success(let response):
@@ -25,7 +26,7 @@ extension Prefetcher {
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
             settleInterrupted(item)
         case .failure(let error):
-            fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts,
+            fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts, elapsedMs: elapsed,
                  message: error.description, permanent: RetryPolicy.isPermanent(error))
             // A full disk (or quota, file-size limit, I/O error) fails every body after this one too.
             if case .destination(let path, let code) = error {
@@ -43,7 +44,7 @@ extension Prefetcher {
         do {
             info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
         } catch {
-            fail(item, reason: error.reason, status: response.status, attempts: attempts,
+            fail(item, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: error.description, permanent: error.isTheBodysOwn)
             return
         }
@@ -56,7 +57,8 @@ extension Prefetcher {
             try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
-            fail(item, reason: "cache", status: response.status, attempts: attempts, message: "\(error)", permanent: false)
+            fail(item, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
+                 message: "\(error)", permanent: false)
             if error.isLasting { stop(for: error) }
             return
         }
@@ -67,7 +69,9 @@ extension Prefetcher {
     }
 
     /// Records a failure in the report and the ledger; a revalidation that fails keeps the old file.
-    private func fail(_ item: PlanItem, reason: String, status: Int?, attempts: Int, message: String, permanent: Bool) {
+    private func fail(
+        _ item: PlanItem, reason: String, status: Int?, attempts: Int, elapsedMs: Double, message: String, permanent: Bool
+    ) {
         let set = plan.sets[item.setIndex]
         let failure = RunFailure(url: item.shownURL, set: set.name, reason: reason, httpStatus: status,
                                  attempts: attempts, message: message)
@@ -80,7 +84,8 @@ extension Prefetcher {
         }
         tally.withLock { $0.settle(key: item.key, firstSet: item.setIndex, outcome: .failed(failure)) }
         remember(.failed(failure), of: item)
-        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, reason: reason, attempt: attempts))
+        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, elapsedMs: elapsedMs,
+                            reason: reason, attempt: attempts))
     }
 
     private func settle(_ item: PlanItem, _ outcome: KeyOutcome, count: WritableKeyPath<RunTotals, Int>) {

@@ -309,6 +309,9 @@ struct RunCommandTests {
         // and every key it counts as skipped has its `skipped` event
         let events = outcome.stderr.split(separator: "\n").compactMap { try? JSONDecoder().decode(RunEvent.self, from: Data($0.utf8)) }
         #expect(events.filter { $0.event == .skipped }.count == written.totals.skipped)
+        // and every failed one its time
+        #expect(events.filter { $0.event == .failed }.count == written.totals.failed)
+        #expect(events.filter { $0.event == .failed }.allSatisfy { $0.elapsedMs != nil })
 
         // And once fsck --repair has indexed any files whose rows the index lost, a rerun without the
         // limit fetches only what is missing
