@@ -52,12 +52,22 @@ enum CleanCommand {
             let report = try CacheCleaner(cache, policy: policy).run(
                 dryRun: dryRun, log: { Console.error($0 + "\n") },
                 onItem: { item in
-                    if dryRun { Console.out("would remove \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
+                    if dryRun { Console.out("\(dryRunVerb(item.kind)) \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
                 })
             Console.out(report.summary)
             return .success
         } catch {
             return MaintenanceCommand.fail("clean", error)
+        }
+    }
+
+    /// What a clean would do with an item of `kind`: orphans are indexed, not deleted, and a row
+    /// whose file is already gone is only dropped.
+    private static func dryRunVerb(_ kind: CleanItem.Kind) -> String {
+        switch kind {
+        case .orphan: "would index"
+        case .missingFile, .abandonedRemoval: "would drop the row of"
+        case .expired, .trimmed, .staleTemp: "would remove"
         }
     }
 }

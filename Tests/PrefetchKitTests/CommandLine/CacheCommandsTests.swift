@@ -136,6 +136,29 @@ import Testing
         #expect(changed.stdout.contains("content does not match the indexed checksum"), "\(changed.stdout)")
     }
 
+    @Test func cleanDryRunSaysAnOrphanWouldBeIndexedAndCleanIndexesIt() throws {
+        // Given a stored file whose row is gone, in a folder the first clean's orphan sweep visits
+        // (it starts at folder 00 and takes a seventh of them)
+        let folder = try TemporaryDirectory()
+        let cache = try DiskCache.open(at: folder.file("cache").path, layout: .native)
+        let key = try #require((0..<1000).map { "\(Self.base)/o\($0).png" }.first {
+            Int(cache.relativePath(forKey: $0).prefix(2), radix: 16)! < 16
+        })
+        let entry = try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: key, key: key))
+        try cache.index.deleteEntry(relativePath: entry.relativePath)
+        try cache.flush()
+
+        // Then the dry run says it would index the orphan, and the clean does, keeping the file
+        let dry = try Binary.run(["clean", "--cache", "cache", "--dry-run"], in: folder.url)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would index orphan \(entry.relativePath)"), "\(dry.stdout)")
+        #expect(!dry.stdout.contains("would remove orphan"))
+        let real = try Binary.run(["clean", "--cache", "cache"], in: folder.url)
+        #expect(real.status == 0, "\(real.stderr)")
+        #expect(real.stdout.contains("orphans indexed       1 "), "\(real.stdout)")
+        #expect(FileManager.default.fileExists(atPath: entry.path))
+    }
+
     @Test func fsckWithoutACacheIsAnEnvironmentError() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Binary.run(["fsck", "--cache", "nowhere"], in: folder.url)
