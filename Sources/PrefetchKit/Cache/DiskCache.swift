@@ -245,12 +245,16 @@ public final class DiskCache: Sendable {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .fromErrno("create folder", path) }
     }
 
-    /// Makes `path` and whichever of its parents are missing, as `mkdir -p` does.
+    /// Makes `path` and whichever of its parents are missing, as `mkdir -p` does; a file in its
+    /// place is refused by name.
     static func makeDirectoryAndParents(_ path: String) throws(CacheError) {
         guard mkdir(path, 0o755) != 0 else { return }
         switch errno {
         case EEXIST:
-            return
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw .fileSystem(operation: "use as a folder", path: path, errno: ENOTDIR)
+            }
         case ENOENT:
             let parent = (path as NSString).deletingLastPathComponent
             guard !parent.isEmpty, parent != path else { throw .fromErrno("create folder", path) }

@@ -26,10 +26,13 @@ import Testing
             let stored = try cache.store(data: pngLikeBody(1), as: NewEntry(url: "https://c.example/1.png", key: "https://c.example/1.png"))
             #expect(FileManager.default.fileExists(atPath: stored.path))
             #expect(stored.path.hasPrefix(nested + "/"))
-            // And the second is refused with the reason
+            // And the second is refused with the reason, as is the file itself
             #expect {
                 try DiskCache.open(at: folder + "/file/cache", layout: .native)
             } throws: { "\($0)".contains("Not a directory") }
+            #expect {
+                try DiskCache.open(at: folder + "/file", layout: .native)
+            } throws: { "\($0)" == "Could not use as a folder \(folder)/file: Not a directory." }
         }
     }
 
