@@ -97,7 +97,7 @@ public final class JobRunner: Sendable {
         do {
             cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
         } catch {
-            throw .cache(path: path, error)
+            return Self.unopened(job, cachePath: path, failure: error)
         }
         let prefetcher: Prefetcher
         do {
@@ -123,6 +123,23 @@ public final class JobRunner: Sendable {
         }
     }
 
+    /// The outcome of a job whose cache could not be opened: nothing done, every URL requested, and
+    /// the reason; the run goes on with its other jobs.
+    private static func unopened(_ job: Job, cachePath: String, failure: CacheError) -> RunOutcome {
+        let plan = RunPlan(job: job)
+        var totals = RunTotals()
+        totals.requested = plan.count
+        let report = RunReport(job: job.name, started: Date(), durationSeconds: 0, totals: totals, failures: [],
+                               outcome: RunReport.outcome(stoppedBy: nil, cutShort: true))
+        let sets = plan.sets.map { set in
+            var tally = SetTally(name: set.name)
+            tally.requested = set.urls.count
+            return tally
+        }
+        return RunOutcome(report: report, sets: sets, problems: [RunError.cache(path: cachePath, failure).description],
+                          stoppedBy: nil, cacheFailure: failure)
+    }
+
     /// Writes the report and the JUnit file, each whatever became of the other; why each that could
     /// not be written failed.
     private func writeReports(_ result: Result) -> [String] {
@@ -131,9 +148,10 @@ public final class JobRunner: Sendable {
             files.append((path, { result.report.json() }))
         }
         if let path = options.junitPath {
+            let stopped = result.stoppedBy.map { ["the run was \(result.report.outcome) by \($0 == SIGINT ? "SIGINT" : "SIGTERM")"] } ?? []
             files.append((path, {
                 Data(JUnitReport.xml(job: result.report.job, sets: result.sets,
-                                     durationSeconds: result.report.durationSeconds, problems: result.problems).utf8)
+                                     durationSeconds: result.report.durationSeconds, problems: result.problems + stopped).utf8)
             }))
         }
         return files.compactMap { file -> String? in

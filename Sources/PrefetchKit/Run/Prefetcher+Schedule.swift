@@ -103,6 +103,8 @@ extension Prefetcher {
         } catch {
             gate.transferFinished()
             gate.release()
+            // Counted unique above: it ends skipped, as the stop this error causes ends the others.
+            settleInterrupted(item)
             throw error
         }
         var request = requests[item.setIndex]

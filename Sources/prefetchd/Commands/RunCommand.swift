@@ -15,8 +15,8 @@ enum RunCommand {
             each into its own cache; the report adds them up. Exit 0 when every item succeeded,
             1 when any failed or a URL file could not be read to its end, 2 for a bad job file
             (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is
-            under 66 (a cache that stops taking writes part way, say on a full disk, stops its job
-            there; later job files still run and the report is written), 130/143 after SIGINT/SIGTERM (in-flight transfers aborted,
+            under 66 (a cache that cannot be opened, or stops taking writes part way, say on a full
+            disk, stops its job there; later job files still run and the report is written), 130/143 after SIGINT/SIGTERM (in-flight transfers aborted,
             report written).
             """,
         options: [

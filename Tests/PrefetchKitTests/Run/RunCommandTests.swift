@@ -214,11 +214,12 @@ struct RunCommandTests {
         let paths = (1...10).map { "/slow/300?n=\($0)" }
         let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("slow", paths)])
         let report = harness.folder.file("report.json").path
+        let junit = harness.folder.file("junit.xml").path
 
         // Given a run of slow URLs that has stored some files,
         let process = Process()
         process.executableURL = Binary.url
-        process.arguments = ["run", job, "--report", report, "--progress", "never", "--quiet"]
+        process.arguments = ["run", job, "--report", report, "--junit", junit, "--progress", "never", "--quiet"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -238,6 +239,8 @@ struct RunCommandTests {
         #expect(process.terminationStatus == 130)
         let written = try readReport(report)
         #expect(written.outcome == "interrupted")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"errors="1""#) && xml.contains("the run was interrupted by SIGINT"), "\(xml)")
         let stored = try DiskCache.open(at: harness.cachePath, layout: .native).index.allEntries().compactMap(\.key)
         #expect(written.totals.fetched == stored.count)
         #expect(written.totals.fetched < paths.count)
@@ -362,6 +365,54 @@ struct RunCommandTests {
         #expect(xml.contains(#"errors="1""#))
         #expect(xml.contains(#"<testcase classname="first, second" name="run">"#))
         #expect(xml.contains("cache \(harness.cachePath) is unusable"))
+    }
+
+    @Test func aCacheThatCannotBeOpenedStopsOnlyItsJob() throws {
+        // Given two jobs: the first's cache path is a plain file, the second's a fresh folder
+        let harness = try RunHarness()
+        let plainFile = try harness.folder.write("afile", "x").path
+        let first = try harness.job("first", sets: [harness.set("a", ["/ok/1", "/ok/2"])])
+        let firstText = try String(contentsOfFile: first, encoding: .utf8).replacingOccurrences(of: harness.cachePath, with: plainFile)
+        try firstText.write(toFile: first, atomically: true, encoding: .utf8)
+        let second = try harness.job("second", sets: [harness.set("b", ["/ok/3"])])
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", first, second, "--report", report, "--progress", "never", "--quiet"])
+
+        // Then the first job is reported as not done, the second runs, and the report and summary are written
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("prefetchd run: cache \(plainFile) is unusable: Could not use as a folder"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("prefetchd: first, second: 3 requested"), "\(outcome.stderr)")
+        let written = try readReport(report)
+        #expect(written.outcome == "incomplete")
+        #expect(written.totals.requested == 3)
+        #expect(written.totals.fetched == 1)
+    }
+
+    @Test func aBodyFileThatCannotBeMadeStopsTheRunAndItsKeyIsCounted() throws {
+        // Given a cache where the folder one key's file would go into is a plain file
+        let harness = try RunHarness()
+        let warmup = try harness.job("warmup", sets: [harness.set("first", ["/ok/0"])])
+        #expect(try Binary.run(["run", warmup, "--progress", "never"]).status == 0)
+        let blocked = harness.finalPath(forKey: harness.url("/ok/blocked"))
+        let folder = (blocked as NSString).deletingLastPathComponent
+        try FileManager.default.removeItem(atPath: folder)
+        try "x".write(toFile: folder, atomically: false, encoding: .utf8)
+        let paths = ["/ok/1", "/ok/blocked", "/ok/2"]
+        let job = try harness.job(sets: [harness.set("s", paths, ["concurrency: 1", "per_host: 1"])])
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--log-format", "json"])
+
+        // Then the run stops there with the reason, and every key it counts is settled and logged
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("is unusable: Could not create a file in \(folder)"), "\(outcome.stderr)")
+        let written = try readReport(report)
+        #expect(written.totals.requested == paths.count)
+        #expect(written.totals.fetched + written.totals.failed + written.totals.skipped == written.totals.unique)
+        let events = outcome.stderr.split(separator: "\n").compactMap { try? JSONDecoder().decode(RunEvent.self, from: Data($0.utf8)) }
+        #expect(events.filter { $0.event == .skipped }.count == written.totals.skipped)
+        #expect(events.contains { $0.event == .skipped && $0.url == harness.url("/ok/blocked") })
     }
 
     @Test func aReportThatCannotBeWrittenLeavesTheOtherOneWritten() throws {
