@@ -56,6 +56,10 @@ public final class DiskCache: Sendable {
     /// (nothing is created). For commands that read a cache given only by its folder.
     public static func openExisting(at path: String) throws(CacheError) -> DiskCache? {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
+        var info = stat()
+        if stat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw .fileSystem(operation: "use as a folder", path: root, errno: ENOTDIR)
+        }
         guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
         return try open(at: root, layout: layout)
     }

@@ -33,6 +33,10 @@ import Testing
             #expect {
                 try DiskCache.open(at: folder + "/file", layout: .native)
             } throws: { "\($0)" == "Could not use as a folder \(folder)/file: Not a directory." }
+            // (also by the commands that only read an existing cache, rather than "no cache there")
+            #expect {
+                try DiskCache.openExisting(at: folder + "/file")
+            } throws: { "\($0)" == "Could not use as a folder \(folder)/file: Not a directory." }
         }
     }
 
