@@ -57,7 +57,7 @@ enum CleanCommand {
             Console.out(report.summary)
             return .success
         } catch {
-            return MaintenanceCommand.fail("clean", error)
+            return MaintenanceCommand.fail("clean", cacheAt: target.folder, error)
         }
     }
 

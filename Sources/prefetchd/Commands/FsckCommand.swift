@@ -27,6 +27,15 @@ enum FsckCommand {
             throw UsageError("fsck: takes no arguments besides --cache DIR and --repair")
         }
         let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
+        do throws(CacheError) {
+            return try check(root, repair: arguments.has("repair"))
+        } catch {
+            Console.error("prefetchd fsck: cache \(root): \(error)\n")
+            return .environment
+        }
+    }
+
+    private static func check(_ root: String, repair: Bool) throws(CacheError) -> ExitStatus {
         guard let cache = try DiskCache.openExisting(at: root) else {
             Console.error("prefetchd fsck: no cache at \(root)\n")
             return .environment
@@ -44,7 +53,7 @@ enum FsckCommand {
         for problem in problems {
             Console.out("\(problem)\n")
         }
-        if arguments.has("repair") && !problems.isEmpty {
+        if repair && !problems.isEmpty {
             try checker.repair(problems)
             Console.error("prefetchd fsck: \(root): \(problems.count) problems found and repaired\n")
         } else {

@@ -35,9 +35,14 @@ enum MaintenanceCommand {
         }
     }
 
-    /// Prints `error` and returns exit status 3: the cache, its lock or the output failed.
-    static func fail(_ command: String, _ error: MaintenanceError) -> ExitStatus {
-        Console.error("prefetchd \(command): \(error.description)\n")
+    /// Prints `error` (naming the cache at `folder` when the error itself does not) and returns
+    /// exit status 3: the cache, its lock or the output failed.
+    static func fail(_ command: String, cacheAt folder: String, _ error: MaintenanceError) -> ExitStatus {
+        if case .cache(let cause) = error {
+            Console.error("prefetchd \(command): cache \(folder): \(cause)\n")
+        } else {
+            Console.error("prefetchd \(command): \(error.description)\n")
+        }
         return .environment
     }
 }

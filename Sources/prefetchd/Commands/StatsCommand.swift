@@ -43,7 +43,7 @@ enum StatsCommand {
             }
             return .success
         } catch {
-            return MaintenanceCommand.fail("stats", error)
+            return MaintenanceCommand.fail("stats", cacheAt: target.folder, error)
         }
     }
 }

@@ -159,6 +159,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: entry.path))
     }
 
+    @Test func aCachePathThatIsAFileIsRefusedByNameByEveryCommand() throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("afile", "x").path
+        for command in ["stats", "clean", "fsck", "path"] {
+            let arguments = [command] + (command == "path" ? ["\(Self.base)/a.png"] : []) + ["--cache", "afile"]
+            let outcome = try Binary.run(arguments, in: folder.url)
+            #expect(outcome.status == 3, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("Could not use as a folder \(file): Not a directory."), "\(command): \(outcome.stderr)")
+            if command != "path" {
+                #expect(outcome.stderr.hasPrefix("prefetchd \(command): cache \(file): "), "\(command): \(outcome.stderr)")
+            }
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
+    }
+
     @Test func fsckWithoutACacheIsAnEnvironmentError() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Binary.run(["fsck", "--cache", "nowhere"], in: folder.url)
