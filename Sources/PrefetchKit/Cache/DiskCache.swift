@@ -56,10 +56,7 @@ public final class DiskCache: Sendable {
     /// (nothing is created). For commands that read a cache given only by its folder.
     public static func openExisting(at path: String) throws(CacheError) -> DiskCache? {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        var info = stat()
-        if stat(root, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
-            throw .fileSystem(operation: "use as a folder", path: root, errno: ENOTDIR)
-        }
+        try refuseNonFolder(root)
         guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
         return try open(at: root, layout: layout)
     }
@@ -255,10 +252,7 @@ public final class DiskCache: Sendable {
         guard mkdir(path, 0o755) != 0 else { return }
         switch errno {
         case EEXIST:
-            var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw .fileSystem(operation: "use as a folder", path: path, errno: ENOTDIR)
-            }
+            try refuseNonFolder(path)
         case ENOENT:
             let parent = (path as NSString).deletingLastPathComponent
             guard !parent.isEmpty, parent != path else { throw .fromErrno("create folder", path) }
@@ -266,6 +260,14 @@ public final class DiskCache: Sendable {
             try makeDirectory(path)
         default:
             throw .fromErrno("create folder", path)
+        }
+    }
+
+    /// Throws when something other than a folder is at `path`; nothing there is fine.
+    private static func refuseNonFolder(_ path: String) throws(CacheError) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw .fileSystem(operation: "use as a folder", path: path, errno: ENOTDIR)
         }
     }
 

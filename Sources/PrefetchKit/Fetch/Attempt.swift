@@ -241,8 +241,7 @@ final class Attempt {
         let status = easy.long(CURLINFO_RESPONSE_CODE)
         let followed = (300..<400).contains(status) && status != 304 && easy.header("Location") != nil
         if status >= 200, !followed {
-            mailbox.emit(.response(id: job.id, status: status, headers: responseHeaders(),
-                                   elapsed: job.firstStarted.map { $0.duration(to: .now) } ?? .zero))
+            mailbox.emit(.response(id: job.id, status: status, headers: responseHeaders(), elapsed: job.elapsed))
         }
         return count
     }

@@ -17,8 +17,13 @@ struct PendingFetch: Sendable {
         host = request.hostKey
     }
 
+    /// Time since the first attempt began (zero before it has).
+    var elapsed: Duration {
+        firstStarted.map { $0.duration(to: .now) } ?? .zero
+    }
+
     func result(_ outcome: Result<FetchResponse, FetchError>, timings: FetchTimings) -> FetchResult {
         FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings,
-                    elapsed: firstStarted.map { $0.duration(to: .now) } ?? .zero)
+                    elapsed: elapsed)
     }
 }

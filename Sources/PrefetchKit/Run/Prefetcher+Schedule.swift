@@ -120,7 +120,6 @@ extension Prefetcher {
         }
     }
 
-    /// A key that never got a slot because the run is stopping: not attempted.
     /// Counts a key whose transfer a stop kept from starting or aborted as skipped, for every set that asked.
     func settleInterrupted(_ item: PlanItem) {
         tally.withLock { state in
