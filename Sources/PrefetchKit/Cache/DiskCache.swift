@@ -39,6 +39,7 @@ public final class DiskCache: Sendable {
                 try makeDirectory(root + "/" + folder)
             }
         }
+        if isNew { SpaceReserve.restore(root: root) }
         let (index, rebuilt) = try CacheIndex.open(root: root)
         if let recorded = try index.meta("layout"), recorded != layout.rawValue {
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
@@ -53,11 +54,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Opens the cache at `path` with the layout it was made with; nil when no cache is there
-    /// (nothing is created). For commands that read a cache given only by its folder.
-    public static func openExisting(at path: String) throws(CacheError) -> DiskCache? {
+    /// (nothing is created). For commands that read a cache given only by its folder; `clean` lets
+    /// the cache's `SpaceReserve` go first (`releasingReserve`).
+    public static func openExisting(at path: String, releasingReserve: Bool = false) throws(CacheError) -> DiskCache? {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try refuseNonFolder(root)
         guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
+        if releasingReserve { SpaceReserve.release(root: root) }
         return try open(at: root, layout: layout)
     }
 

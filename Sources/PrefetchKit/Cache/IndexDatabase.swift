@@ -74,11 +74,18 @@ final class IndexDatabase {
     }
 
     /// The error for a failed `operation`, which may be a whole statement: named by its first line
-    /// (at most 60 characters), so the message stays one line.
+    /// (at most 60 characters), so the message stays one line. A failure of the disk under the index
+    /// (SQLite's I/O, full and cannot-open errors) names the system's reason too: "disk I/O error" alone
+    /// does not say that the disk is full.
     func error(_ code: Int32, _ operation: String) -> CacheError {
         let firstLine = operation.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
         let named = firstLine.count > 60 ? firstLine.prefix(60) + "…" : firstLine
-        return .index(operation: String(named), code: code, message: String(cString: sqlite3_errmsg(handle)))
+        var message = String(cString: sqlite3_errmsg(handle))
+        let system = sqlite3_system_errno(handle)
+        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xff) && system != 0 {
+            message += ": " + String(cString: strerror(system))
+        }
+        return .index(operation: String(named), code: code, message: message)
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }

@@ -37,6 +37,11 @@ public struct CacheCleaner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
+        defer {
+            if !dryRun && !SpaceReserve.restore(root: cache.root) {
+                log("clean: no room left to hold back \(ByteFormat.human(SpaceReserve.size)) for the next clean on a full disk")
+            }
+        }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
         var report = CleanReport(dryRun: dryRun)
@@ -58,8 +63,8 @@ public struct CacheCleaner: Sendable {
         try pass.sweepOrphans(into: &report)
         log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
             + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
-        try pass.retryingBusy { () throws(CacheError) in try cache.flush() }
-        if !dryRun { try pass.retryingBusy { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
+        try pass.retrying { () throws(CacheError) in try cache.flush() }
+        if !dryRun { try pass.retrying { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
         report.bytesAfter = dryRun
             ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
             : try currentBytes()

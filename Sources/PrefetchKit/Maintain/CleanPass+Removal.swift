@@ -35,38 +35,32 @@ extension CleanPass {
         let root = cache.root
         let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
         batchNumber += 1
-        var descriptors: [Int32] = []
         // Rows an attempt whose commit failed had unlinked the files of: they go on the next attempt
         // whatever the rule says then, if their files are gone.
         var attempted: [Int64] = []
-        let removed: [RemovalCandidate]
-        do throws(MaintenanceError) {
-            removed = try retryingBusy { () throws(CacheError) -> [RemovalCandidate] in
-                remover.releaseLater(descriptors)
-                descriptors = []
-                return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
-                    var due = try transaction.candidates(ids: ids, where: rule)
-                    if !attempted.isEmpty {
-                        let taken = Set(due.map(\.id))
-                        due += try transaction.candidates(ids: attempted.filter { !taken.contains($0) }[...], where: nil)
-                            .filter { Self.fileIsGone(root + "/" + $0.relativePath) }
-                    }
-                    guard !due.isEmpty else { return [] }
-                    try Self.writeJournal(due.map(\.relativePath), to: journal)
-                    attempted = due.map(\.id)
-                    descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
-                        try transaction.deleteEntries(ids: due.map(\.id))
-                    }
-                    return due
+        let removed = try retrying { () throws(CacheError) -> [RemovalCandidate] in
+            var descriptors: [Int32] = []
+            // Committed or not, the files this attempt unlinked are freed later (a failed attempt's
+            // before the next one, when the disk is full).
+            defer { remover.releaseLater(descriptors) }
+            return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
+                var due = try transaction.candidates(ids: ids, where: rule)
+                if !attempted.isEmpty {
+                    let taken = Set(due.map(\.id))
+                    due += try transaction.candidates(ids: attempted.filter { !taken.contains($0) }[...], where: nil)
+                        .filter { Self.fileIsGone(root + "/" + $0.relativePath) }
                 }
+                guard !due.isEmpty else { return [] }
+                try Self.writeJournal(due.map(\.relativePath), to: journal)
+                attempted = due.map(\.id)
+                descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                    try transaction.deleteEntries(ids: due.map(\.id))
+                }
+                return due
             }
-        } catch {
-            remover.releaseLater(descriptors)
-            throw error
         }
         let elapsed = Date().timeIntervalSince(started)
         if !removed.isEmpty { unlink(journal) }
-        remover.releaseLater(descriptors)
         for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }
         if elapsed > policy.batchTime {
             batchLimit = max(1, batchLimit / 2)
@@ -103,7 +97,7 @@ extension CleanPass {
                 let aside = FileRemoval.asideName(root + "/" + relativePath)
                 if unlink(aside) != 0 && errno != ENOENT { throw .cache(.fromErrno("remove", aside)) }
             }
-            try retryingBusy { () throws(CacheError) in
+            try retrying { () throws(CacheError) in
                 dropped.removeAll()
                 try cache.index.inWriteTransaction { transaction throws(CacheError) in
                     for relativePath in paths where isGone(relativePath) {
@@ -138,14 +132,17 @@ extension CleanPass {
         }
     }
 
-    /// Runs `body`, and again while the index stays busy, for at most `policy.busyWait`.
-    func retryingBusy<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
+    /// Runs `body`, and again while the index stays busy, for at most `policy.busyWait`; and again
+    /// when the disk is full while files this clean unlinked are still held open, once they are freed.
+    func retrying<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
         let deadline = Date().addingTimeInterval(policy.busyWait)
         while true {
             do {
                 return try body()
             } catch let error where error.isBusy && Date() < deadline {
                 // The index's own busy handler already waited; try again at once.
+                continue
+            } catch let error where error.isDiskFull && remover.settle() {
                 continue
             } catch {
                 if error.isBusy { throw .indexBusy(path: cache.index.path, waited: policy.busyWait) }

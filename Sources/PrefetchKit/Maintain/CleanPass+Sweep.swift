@@ -20,7 +20,7 @@ extension CleanPass {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             guard name.hasSuffix(TempFile.suffix) else {
-                if !Self.isJournal(name) { report.foreign.add(Int64(info.st_size)) }
+                if !Self.isJournal(name) && name != SpaceReserve.name { report.foreign.add(Int64(info.st_size)) }
                 continue
             }
             guard Double(info.st_mtim.tv_sec) < cutoff else { continue }
@@ -72,7 +72,7 @@ extension CleanPass {
             report.sweptFolders += 1
         }
         if !dryRun {
-            try retryingBusy { () throws(CacheError) in
+            try retrying { () throws(CacheError) in
                 try cache.index.setMeta(Self.sweepCursorKey, String((start + share) % slices))
             }
         }
@@ -87,7 +87,7 @@ extension CleanPass {
             let bytes = size(of: relativePath)
             if !dryRun {
                 // Rescan's entry: times from the file's mtime; a run's pending upsert still wins.
-                try retryingBusy { () throws(CacheError) in try cache.index.insertIfMissing(try cache.entryForFile(relativePath)) }
+                try retrying { () throws(CacheError) in try cache.index.insertIfMissing(try cache.entryForFile(relativePath)) }
             }
             report.orphans.add(bytes)
             onItem(CleanItem(kind: .orphan, relativePath: relativePath, bytes: bytes))
@@ -98,7 +98,7 @@ extension CleanPass {
         if dryRun {
             dropped = missing.map(\.entry).filter { !droppedAhead.contains($0.relativePath) }
         } else {
-            try retryingBusy { () throws(CacheError) in
+            try retrying { () throws(CacheError) in
                 dropped.removeAll()
                 try cache.index.inWriteTransaction { transaction throws(CacheError) in
                     for row in missing {

@@ -22,6 +22,8 @@ final class FileRemoval: Sendable {
     private let releasing: WorkerPool
     /// The descriptors gathered for the next group.
     private let gathered = Mutex<[Int32]>([])
+    /// Descriptors handed to `releaseLater` and not closed yet: files unlinked but not freed.
+    private let unfreed = Atomic<Int>(0)
     /// Descriptors a group of closes gathers before it is submitted (the last one may be smaller).
     let groupFiles: Int
     /// The most files a batch may detach: the policy's `batchFiles`, or fewer under a low open-file limit.
@@ -107,6 +109,7 @@ final class FileRemoval: Sendable {
     /// Gathers `descriptors` for closing on the releasing threads, and returns. A full group is
     /// submitted, after the group before it has been closed.
     func releaseLater(_ descriptors: [Int32]) {
+        unfreed.add(descriptors.count, ordering: .relaxed)
         let group = gathered.withLock { gathered -> [Int32]? in
             gathered += descriptors
             guard gathered.count >= groupFiles else { return nil }
@@ -116,13 +119,17 @@ final class FileRemoval: Sendable {
         if let group { submit(group) }
     }
 
-    /// Closes what is gathered and waits until every submitted descriptor is closed (its file freed).
-    func settle() {
+    /// Closes what is gathered and waits until every submitted descriptor is closed (its file freed);
+    /// true when any was still open.
+    @discardableResult
+    func settle() -> Bool {
+        let held = unfreed.load(ordering: .relaxed) > 0
         submit(gathered.withLock { gathered in
             defer { gathered = [] }
             return gathered
         })
         releasing.waitUntilIdle()
+        return held
     }
 
     /// Waits for the group in flight, then shares `group` out among the releasing threads in
@@ -130,8 +137,9 @@ final class FileRemoval: Sendable {
     private func submit(_ group: [Int32]) {
         releasing.waitUntilIdle()
         for run in runs(of: group) {
-            releasing.submit {
+            releasing.submit { [self] in
                 for descriptor in run { close(descriptor) }
+                unfreed.subtract(run.count, ordering: .relaxed)
             }
         }
     }

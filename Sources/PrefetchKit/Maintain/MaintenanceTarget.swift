@@ -8,8 +8,11 @@ public enum MaintenanceTarget {
     }
 
     /// Opens the existing cache at `folder`; a folder without a cache is an error (nothing is created).
-    public static func open(_ folder: String) throws(MaintenanceError) -> DiskCache {
-        guard let cache = try wrap({ () throws(CacheError) in try DiskCache.openExisting(at: folder) }) else {
+    /// A clean opens it `releasingReserve` (see `SpaceReserve`).
+    public static func open(_ folder: String, releasingReserve: Bool = false) throws(MaintenanceError) -> DiskCache {
+        guard let cache = try wrap({ () throws(CacheError) in
+            try DiskCache.openExisting(at: folder, releasingReserve: releasingReserve)
+        }) else {
             throw .noCache(path: folder)
         }
         return cache

@@ -15,7 +15,9 @@ enum CleanCommand {
             checked for files without index rows (indexed, never deleted) and rows without files
             (dropped), so nightly cleans cover the whole cache weekly. Without a job file the limits
             are --max-age (default 7d, by last access) and --max-size (default: no cap), trim_to 0.8.
-            A second clean waits up to 10 s for the first, then exits 3.
+            A second clean waits up to 10 s for the first, then exits 3. It works on a full disk:
+            it first frees the 2 MiB the cache holds back for it (tmp/clean.reserve), and holds it
+            back again when done.
             """,
         options: [
             SharedOptions.cache,
@@ -48,7 +50,7 @@ enum CleanCommand {
         }
         let dryRun = arguments.has("dry-run")
         do throws(MaintenanceError) {
-            let cache = try MaintenanceTarget.open(target.folder)
+            let cache = try MaintenanceTarget.open(target.folder, releasingReserve: !dryRun)
             let report = try CacheCleaner(cache, policy: policy).run(
                 dryRun: dryRun, log: { Console.error($0 + "\n") },
                 onItem: { item in

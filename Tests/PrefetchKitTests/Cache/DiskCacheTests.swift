@@ -131,7 +131,7 @@ import Testing
             #expect(temp.path.hasPrefix("/proc/self/fd/"))
             let entryFolder = folder + "/" + (cache.relativePath(forKey: url) as NSString).deletingLastPathComponent
             #expect(try FileManager.default.contentsOfDirectory(atPath: entryFolder).isEmpty)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/tmp").isEmpty)
+            #expect(try tempLeftovers(root: folder).isEmpty)
             // The downloader opens the path and writes the body itself.
             let body = Data("abc".utf8)
             let handle = try #require(FileHandle(forWritingAtPath: temp.path))
@@ -163,7 +163,7 @@ import Testing
             #expect(second.path == first.path)
             #expect(FileManager.default.contents(atPath: second.path) == Data("second body".utf8))
             #expect(try cache.lookup(key: url)?.size == 11)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/tmp").isEmpty)
+            #expect(try tempLeftovers(root: folder).isEmpty)
         }
     }
 

@@ -54,7 +54,7 @@ import Testing
             let cache = try DiskCache.open(at: folder, layout: .native)
             _ = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * 86_400)).run()
             #expect(try CacheChecker(cache, staleTempAge: 0).check().isEmpty)
-            #expect(try DiskCache.names(in: cache.tempFolder).isEmpty)
+            #expect(try tempLeftovers(root: cache.root).isEmpty)
             #expect(try asideFiles(cache).isEmpty)
             let files = try scanFiles(cache)
             let stats = try CacheStats.collect(from: cache)

@@ -70,3 +70,9 @@ func builtExecutable(_ name: String) -> URL? {
     candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
+
+/// What is in the cache's `tmp/` besides the space it holds back for clean: temp files and journals
+/// left behind.
+func tempLeftovers(root: String) throws -> [String] {
+    try DiskCache.names(in: root + "/tmp").filter { $0 != SpaceReserve.name }
+}

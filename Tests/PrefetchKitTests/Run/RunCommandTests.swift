@@ -435,10 +435,6 @@ struct RunCommandTests {
         #expect(result.report.totals.fetched == 1)
     }
 
-    private func readReport(_ path: String) throws -> RunReport {
-        try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
     /// Files under final names: anything below the cache's level folders, not in `tmp/`.
     private func storedFiles(_ cache: String) -> [String] {
         let all = (FileManager.default.subpaths(atPath: cache) ?? [])

@@ -34,6 +34,11 @@ struct Binary {
         }
         if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try outcome(of: process)
+    }
+
+    /// Starts `process` with its output and error read to the end, and waits for it.
+    static func outcome(of process: Process) throws -> Outcome {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

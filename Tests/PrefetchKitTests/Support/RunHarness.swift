@@ -141,3 +141,8 @@ extension RunTotals {
         return totals
     }
 }
+
+/// The report a run wrote to `path`.
+func readReport(_ path: String) throws -> RunReport {
+    try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// The nightly clean on a disk that is already full: what a cron job meets after a run filled it.
+@Suite struct CleanFullDiskTests {
+    @Test func aCleanFreesADiskFilledToTheLastByteAndTheNextRunHasRoom() throws {
+        // Given a cache of 10,000 entries on a 64 MiB disk of its own, the disk then filled to the last
+        // byte, so that a run cannot store anything
+        let harness = try RunHarness()
+        let disk = harness.folder.path + "/disk"
+        let cache = disk + "/cache"
+        let job = try harness.folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(cache)" }
+            network: { allow_private: true }
+            sets:
+              - { name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))] }
+            """).path
+        let report = harness.folder.file("report.json").path
+        let run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
+
+        let steps = try SmallDisk.run(megabytes: 64, at: disk, steps: [
+            ["cache-filler", cache, "10000"],
+            SmallDisk.fill(disk),
+            run,
+            // When the nightly clean trims it to 1 MiB
+            ["prefetchd", "clean", "--cache", cache, "--max-size", "1MiB"],
+            ["prefetchd", "stats", "--cache", cache, "--format", "json"],
+            ["stat", "-c", "%s %b %B", cache + "/tmp/" + SpaceReserve.name],
+            ["prefetchd", "clean", "--cache", cache, "--dry-run"],
+            run,
+        ])
+        let (filler, _, fullRun, clean, stats, reserve, dryRun, nextRun) = (steps[0], steps[1], steps[2], steps[3], steps[4], steps[5], steps[6], steps[7])
+        #expect(filler.status == 0, "\(filler.stderr)")
+        #expect(fullRun.status == 3 && fullRun.stderr.contains("No space left on device"), "\(fullRun.stderr)")
+
+        // Then the clean succeeds, down to its low-water mark, with no journal left behind
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(!clean.stderr.contains("no room left"), "\(clean.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any], "\(stats.stderr)")
+        let bytes = try #require(object["bytes"] as? Int)
+        #expect(bytes > 0 && bytes <= (1 << 20) * 8 / 10, "\(bytes)")
+        // and holds its reserve back again for the next full disk
+        let reserveFields = reserve.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(reserveFields.count == 3 && reserveFields[0] == SpaceReserve.size && Int64(reserveFields[1] * reserveFields[2]) >= SpaceReserve.size,
+                "\(reserve.stdout) \(reserve.stderr)")
+        // (its own file, which a clean that does not free it, a dry run, does not count as foreign)
+        let foreign = dryRun.stdout.split(separator: "\n").first { $0.contains("foreign, left alone") } ?? ""
+        #expect(dryRun.status == 0 && foreign.hasSuffix(" 0 (0 B)"), "\(dryRun.stdout) \(dryRun.stderr)")
+        // And the next run stores what it fetches
+        #expect(nextRun.status == 0, "\(nextRun.stderr)")
+        let written = try readReport(report)
+        #expect(written.totals.fetched == 3)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// A disk of its own for one test: a tmpfs of `megabytes` mounted at `mountPoint` in a private mount
+/// namespace (`unshare -m`, so the mount is gone when the steps end, whatever happens), where `steps`
+/// run one after the other. A step is a command line; `prefetchd` and `cache-filler` stand for the
+/// built executables, and `SmallDisk.fill` fills the disk to its last byte. Returns each step's outcome.
+/// Needs the right to mount (root, as the test suite's package installs already do).
+enum SmallDisk {
+    static func run(megabytes: Int, at mountPoint: String, steps: [[String]]) throws -> [Binary.Outcome] {
+        let results = FileManager.default.temporaryDirectory.appendingPathComponent("small-disk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: results) }
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        var script = ["mount -t tmpfs -o size=\(megabytes)m tmpfs \(quoted(mountPoint)) || exit 97"]
+        for (number, step) in steps.enumerated() {
+            let command = step.enumerated().map { $0.offset == 0 ? quoted(executable($0.element)) : quoted($0.element) }
+            let output = quoted(results.path + "/\(number)")
+            script.append("\(command.joined(separator: " ")) </dev/null >\(output).out 2>\(output).err; echo $? >\(output).status")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "/bin/sh", "-c", script.joined(separator: "\n")]
+        let shell = try Binary.outcome(of: process)
+        guard shell.status == 0 else {
+            throw SmallDiskError(message: "unshare -m with a tmpfs failed (status \(shell.status)): \(shell.stderr)")
+        }
+        return try steps.indices.map { number in
+            func read(_ suffix: String) throws -> String {
+                try String(contentsOf: results.appendingPathComponent("\(number).\(suffix)"), encoding: .utf8)
+            }
+            return Binary.Outcome(
+                status: Int32(try read("status").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
+                stdout: try read("out"), stderr: try read("err"))
+        }
+    }
+
+    /// A step that fills the disk holding `folder` to its last byte.
+    static func fill(_ folder: String) -> [String] {
+        let file = quoted(folder + "/fill")
+        return ["/bin/sh", "-c", "dd if=/dev/zero of=\(file) bs=64k 2>/dev/null; dd if=/dev/zero of=\(file)-tail bs=1 2>/dev/null; exit 0"]
+    }
+
+    private static func executable(_ name: String) -> String {
+        ["prefetchd", "cache-filler"].contains(name) ? Binary.url.deletingLastPathComponent().appendingPathComponent(name).path : name
+    }
+
+    private static func quoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    struct SmallDiskError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
