@@ -59,6 +59,7 @@ extension CacheIndex {
     }
 
     func touch(relativePath: String, at time: Date) throws(CacheError) {
+        guard !isSnapshot else { return }
         try withConnection { connection throws(CacheError) in try connection.touch(relativePath: relativePath, at: time) }
     }
 

@@ -17,10 +17,14 @@ public final class CacheIndex: Sendable {
     private nonisolated(unsafe) var reader: IndexConnection?
     private let readerLock = PlainLock()
 
-    private init(path: String, root: String, connection: sending IndexConnection) {
+    /// Opened read-only and immutable by `openSnapshot`: uses of entries are not recorded.
+    public let isSnapshot: Bool
+
+    private init(path: String, root: String, connection: sending IndexConnection, isSnapshot: Bool = false) {
         self.path = path
         self.root = root
         self.connection = connection
+        self.isSnapshot = isSnapshot
     }
 
     /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
@@ -39,6 +43,23 @@ public final class CacheIndex: Sendable {
         let database = opened.database
         let connection = IndexConnection(database: database, batchRows: batchRows, batchInterval: batchInterval)
         return (CacheIndex(path: path, root: root, connection: connection), opened.created)
+    }
+
+    /// Opens the index of the cache folder `root` for reading only, as its file holds it: for a cache on
+    /// a disk that cannot be written (mounted read-only, or full to the last byte), where SQLite cannot
+    /// make the `-wal` and `-shm` files a shared open needs. What a `-wal` file left there holds is not
+    /// seen: prefetchd copies it into the index and removes it when its last connection closes.
+    static func openSnapshot(root: String) throws(CacheError) -> CacheIndex {
+        let path = root + "/index.sqlite"
+        let database = try IndexDatabase(path: path, snapshot: true)
+        try database.execute("PRAGMA query_only=1")
+        let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+        guard version == IndexConnection.schemaVersion else {
+            throw .index(operation: "open \(path) read-only", code: SQLITE_READONLY,
+                         message: "schema version \(version ?? "none") needs an upgrade, which cannot be written here")
+        }
+        let connection = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
+        return CacheIndex(path: path, root: root, connection: connection, isSnapshot: true)
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
@@ -100,7 +121,7 @@ public final class CacheIndex: Sendable {
     ) throws(CacheError) -> Result {
         try readerLock.withLock { () throws(CacheError) -> Result in
             if let reader { return try body(reader) }
-            let database = try IndexDatabase(path: path)
+            let database = try IndexDatabase(path: path, snapshot: isSnapshot)
             try database.execute("PRAGMA query_only=1")
             let opened = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
             reader = opened

@@ -30,6 +30,7 @@ public final class DiskCache: Sendable {
     public static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try makeDirectoryAndParents(root)
+        try refuseReadOnly(root)
         try makeDirectory(root + "/tmp")
         let isNew = try CacheMarker.claim(root: root, layout: layout, durable: durable)
         if isNew && layout == .native {
@@ -54,14 +55,19 @@ public final class DiskCache: Sendable {
     }
 
     /// Opens the cache at `path` with the layout it was made with; nil when no cache is there
-    /// (nothing is created). For commands that read a cache given only by its folder; `clean` lets
-    /// the cache's `SpaceReserve` go first (`releasingReserve`).
-    public static func openExisting(at path: String, releasingReserve: Bool = false) throws(CacheError) -> DiskCache? {
+    /// (nothing is created). For commands that work on a cache given only by its folder, `for` what
+    /// they will do with it.
+    public static func openExisting(at path: String, for access: CacheAccess = .write) throws(CacheError) -> DiskCache? {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try refuseNonFolder(root)
         guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
-        if releasingReserve { SpaceReserve.release(root: root) }
-        return try open(at: root, layout: layout)
+        if access == .clean { SpaceReserve.release(root: root) }
+        do {
+            return try open(at: root, layout: layout)
+        } catch let error where access == .read && error.isUnwritableDisk {
+            guard let index = try? CacheIndex.openSnapshot(root: root) else { throw error }
+            return DiskCache(root: root, layout: layout, durable: false, index: index, rebuiltIndex: false)
+        }
     }
 
     /// Where `key`'s file lives, relative to `root`.
@@ -271,6 +277,15 @@ public final class DiskCache: Sendable {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
             throw .fileSystem(operation: "use as a folder", path: path, errno: ENOTDIR)
+        }
+    }
+
+    /// A cache on a file system mounted read-only cannot be opened for writing: said so by name, not as
+    /// whichever of SQLite's files failed to open first.
+    private static func refuseReadOnly(_ path: String) throws(CacheError) {
+        var info = statvfs()
+        if statvfs(path, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
+            throw .fileSystem(operation: "write to", path: path, errno: EROFS)
         }
     }
 

@@ -10,11 +10,13 @@ final class IndexDatabase {
     static let busyTimeout: Duration = .seconds(5)
     private let busyWait = BusyWait()
 
-    /// Opens (creating if needed) the database file at `path`.
-    init(path: String) throws(CacheError) {
+    /// Opens (creating if needed) the database file at `path`; as a `snapshot`, read-only and
+    /// immutable (see `CacheIndex.openSnapshot`).
+    init(path: String, snapshot: Bool = false) throws(CacheError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = (snapshot ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(snapshot ? Self.immutableURI(path) : path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)
@@ -30,6 +32,20 @@ final class IndexDatabase {
             guard let context else { return 0 }
             return Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue().retries(after: attempts) ? 1 : 0
         }, Unmanaged.passUnretained(busyWait).toOpaque())
+    }
+
+    /// `path` as an SQLite URI that opens it immutable: no lock, no `-wal` or `-shm` file.
+    private static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
     }
 
     /// Runs `body` with the busy handler waiting at most `timeout` instead of `busyTimeout`.
@@ -75,14 +91,14 @@ final class IndexDatabase {
 
     /// The error for a failed `operation`, which may be a whole statement: named by its first line
     /// (at most 60 characters), so the message stays one line. A failure of the disk under the index
-    /// (SQLite's I/O, full and cannot-open errors) names the system's reason too: "disk I/O error" alone
-    /// does not say that the disk is full.
+    /// (SQLite's I/O and full errors) names the system's reason too: "disk I/O error" alone does not say
+    /// that the disk is full. (Not a failure to open: SQLite's last call there may be a read-only retry.)
     func error(_ code: Int32, _ operation: String) -> CacheError {
         let firstLine = operation.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
         let named = firstLine.count > 60 ? firstLine.prefix(60) + "…" : firstLine
         var message = String(cString: sqlite3_errmsg(handle))
         let system = sqlite3_system_errno(handle)
-        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xff) && system != 0 {
+        if [SQLITE_IOERR, SQLITE_FULL].contains(code & 0xff) && system != 0 {
             message += ": " + String(cString: strerror(system))
         }
         return .index(operation: String(named), code: code, message: message)

@@ -7,12 +7,10 @@ public enum MaintenanceTarget {
         URL(fileURLWithPath: option ?? CacheSettings.defaultPath(environment: environment)).standardizedFileURL.path
     }
 
-    /// Opens the existing cache at `folder`; a folder without a cache is an error (nothing is created).
-    /// A clean opens it `releasingReserve` (see `SpaceReserve`).
-    public static func open(_ folder: String, releasingReserve: Bool = false) throws(MaintenanceError) -> DiskCache {
-        guard let cache = try wrap({ () throws(CacheError) in
-            try DiskCache.openExisting(at: folder, releasingReserve: releasingReserve)
-        }) else {
+    /// Opens the existing cache at `folder` `for` what the command will do with it; a folder without a
+    /// cache is an error (nothing is created).
+    public static func open(_ folder: String, for access: CacheAccess) throws(MaintenanceError) -> DiskCache {
+        guard let cache = try wrap({ () throws(CacheError) in try DiskCache.openExisting(at: folder, for: access) }) else {
             throw .noCache(path: folder)
         }
         return cache
@@ -22,7 +20,7 @@ public enum MaintenanceTarget {
 extension MaintenanceTarget {
     /// The stats of the existing cache at `folder`.
     public static func stats(_ folder: String, maxSize: Int64 = 0) throws(MaintenanceError) -> CacheStats {
-        let cache = try open(folder)
+        let cache = try open(folder, for: .read)
         return try wrap { () throws(CacheError) in try CacheStats.collect(from: cache, maxSize: maxSize) }
     }
 

@@ -21,7 +21,7 @@ public enum Verifier {
     /// exist holds nothing: every URL is missing. `report` is called per finding, as found.
     public static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result {
-        let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path)
+        let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read)
         var result = Result()
         var seen = Set<String>()
         for item in RunPlan(job: job) where seen.insert(item.key).inserted {

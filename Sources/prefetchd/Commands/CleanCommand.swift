@@ -50,7 +50,7 @@ enum CleanCommand {
         }
         let dryRun = arguments.has("dry-run")
         do throws(MaintenanceError) {
-            let cache = try MaintenanceTarget.open(target.folder, releasingReserve: !dryRun)
+            let cache = try MaintenanceTarget.open(target.folder, for: dryRun ? .read : .clean)
             let report = try CacheCleaner(cache, policy: policy).run(
                 dryRun: dryRun, log: { Console.error($0 + "\n") },
                 onItem: { item in

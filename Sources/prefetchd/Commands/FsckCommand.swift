@@ -36,7 +36,7 @@ enum FsckCommand {
     }
 
     private static func check(_ root: String, repair: Bool) throws(CacheError) -> ExitStatus {
-        guard let cache = try DiskCache.openExisting(at: root) else {
+        guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else {
             Console.error("prefetchd fsck: no cache at \(root)\n")
             return .environment
         }

@@ -10,8 +10,8 @@ enum PathCommand {
             Looks URL up as a cache key (no job's cache_key rule applies: pass the URL as its key
             was made) in the cache's own layout, checks the file is there with its recorded size,
             and prints its absolute path on standard output. Counts as a use of the entry (last
-            access). Exit 0 when cached, 1 when not (also when DIR holds no cache), 3 when the
-            cache is unusable.
+            access), except on a disk that cannot be written to (read-only, or full). Exit 0 when
+            cached, 1 when not (also when DIR holds no cache), 3 when the cache is unusable.
             """,
         options: [SharedOptions.cacheFolder],
         examples: [
@@ -26,7 +26,7 @@ enum PathCommand {
             throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--cache DIR])")
         }
         let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
-        guard let cache = try DiskCache.openExisting(at: root) else {
+        guard let cache = try DiskCache.openExisting(at: root, for: .read) else {
             Console.error("prefetchd path: no cache at \(root)\n")
             return .failures
         }

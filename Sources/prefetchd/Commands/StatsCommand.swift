@@ -12,7 +12,8 @@ enum StatsCommand {
             by last access and by fetch time, the largest entries, the failure ledger by reason and
             the last runs. --output writes a file atomically (temp file, then rename; through a
             symbolic link, the file it names); a device or FIFO such as /dev/stdout, or -, is
-            written into as it is.
+            written into as it is. A cache on a disk that cannot be written to (read-only, or
+            full) is read as its index file holds it.
             """,
         options: [
             SharedOptions.cache,

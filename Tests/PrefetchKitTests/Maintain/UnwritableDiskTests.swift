@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// The commands that only read a cache, on a disk that cannot take a write: mounted read-only (a cache
+/// shipped in an image, a CI cache restored read-only) or full to the last byte.
+@Suite struct UnwritableDiskTests {
+    struct Disk: CustomStringConvertible, Sendable {
+        let description: String
+        /// The step that makes the disk at the path unwritable.
+        let spoil: @Sendable (String) -> [String]
+        /// What `clean` then ends with, and what its error says.
+        let cleanStatus: Int32
+        let cleanSays: String
+
+        static let readOnly = Disk(description: "mounted read-only", spoil: { ["mount", "-o", "remount,ro", $0] },
+                                   cleanStatus: 3, cleanSays: "Read-only file system")
+        static let full = Disk(description: "full to the last byte", spoil: SmallDisk.fill, cleanStatus: 0,
+                               cleanSays: "no room left to hold back")
+    }
+
+    @Test(arguments: [Disk.readOnly, .full])
+    func theCommandsThatOnlyReadStillAnswer(_ disk: Disk) throws {
+        // Given a cache of three entries a run stored, on a disk then made unwritable
+        let harness = try RunHarness()
+        let mountPoint = harness.folder.path + "/disk"
+        let cache = mountPoint + "/cache"
+        let urls = (1...3).map { harness.url("/bytes/2000/\($0)") }
+        let job = try harness.folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(cache)" }
+            network: { allow_private: true }
+            sets:
+              - { name: kept, validate: none, urls: [\(urls.map { "\"\($0)\"" }.joined(separator: ", "))] }
+            """).path
+
+        let steps = try SmallDisk.run(megabytes: 16, at: mountPoint, steps: [
+            ["prefetchd", "run", job, "--progress", "never", "--quiet"],
+            disk.spoil(mountPoint),
+            // When the commands that only read are asked about it
+            ["prefetchd", "stats", "--cache", cache, "--format", "json"],
+            ["prefetchd", "verify", job],
+            ["prefetchd", "path", urls[0], "--cache", cache],
+            ["prefetchd", "fsck", "--cache", cache],
+            ["prefetchd", "clean", "--cache", cache, "--dry-run"],
+            ["prefetchd", "clean", "--cache", cache],
+        ])
+        #expect(steps[0].status == 0, "\(steps[0].stderr)")
+        #expect(steps[1].status == 0, "\(steps[1].stderr)")
+        let (stats, verify, path, fsck, dryRun, clean) = (steps[2], steps[3], steps[4], steps[5], steps[6], steps[7])
+
+        // Then they answer from the index as the disk holds it
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let object = try #require(try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any], "\(stats.stderr)")
+        #expect(object["entries"] as? Int == 3)
+        #expect(object["bytes"] as? Int == 6000)
+        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+        #expect(path.status == 0 && path.stdout.hasPrefix(cache + "/"), "\(path.stdout) \(path.stderr)")
+        #expect(fsck.status == 0, "\(fsck.stdout) \(fsck.stderr)")
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        // and a clean, which must write, either works (a full disk, where it says it could not hold its
+        // reserve back again, having freed nothing) or says why it cannot
+        #expect(clean.status == disk.cleanStatus, "\(clean.stderr)")
+        #expect(clean.stderr.contains(disk.cleanSays), "\(clean.stderr)")
+    }
+}
