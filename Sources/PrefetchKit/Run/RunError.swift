@@ -14,6 +14,8 @@ public enum RunError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .jobFile(let error): "\(error)"
+        case .cache(let path, let error) where error.isDiskFull:
+            "cache \(path) is unusable: \(error) `prefetchd clean` frees space on a full disk."
         case .cache(let path, let error): "cache \(path) is unusable: \(error)"
         case .engine(let error): "the download engine could not start: \(error)"
         case .output(let path, let message): "cannot write \(path): \(message)"

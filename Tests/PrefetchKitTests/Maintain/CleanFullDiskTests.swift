@@ -53,4 +53,26 @@ import Testing
         let written = try readReport(report)
         #expect(written.totals.fetched == 3)
     }
+
+    @Test func aRunThatFillsTheDiskStopsAndSaysHowToFreeIt() throws {
+        // Given a 4 MiB disk, half of it the new cache's reserve, and a run asking for a 3 MB body
+        let harness = try RunHarness()
+        let disk = harness.folder.path + "/disk"
+        let job = try harness.folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(disk)/cache" }
+            network: { allow_private: true }
+            sets:
+              - { name: large, validate: none, urls: ["\(harness.url("/bytes/3000000/1"))"] }
+            """).path
+
+        let steps = try SmallDisk.run(megabytes: 4, at: disk, steps: [["prefetchd", "run", job, "--progress", "never", "--quiet"]])
+
+        // Then the run stops on the full disk, and its one line says what to do
+        let run = steps[0]
+        #expect(run.status == 3, "\(run.stderr)")
+        let reason = run.stderr.split(separator: "\n").first { $0.contains("is unusable") } ?? ""
+        #expect(reason.contains("No space left on device.") && reason.hasSuffix("`prefetchd clean` frees space on a full disk."),
+                "\(run.stderr)")
+    }
 }
