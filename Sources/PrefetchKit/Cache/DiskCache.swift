@@ -40,7 +40,7 @@ public final class DiskCache: Sendable {
                 try makeDirectory(root + "/" + folder)
             }
         }
-        if isNew { SpaceReserve.restore(root: root) }
+        if isNew { try? SpaceReserve.restore(root: root) }  // a cache made on a full disk has none until a clean
         let (index, rebuilt) = try CacheIndex.open(root: root)
         if let recorded = try index.meta("layout"), recorded != layout.rawValue {
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)

@@ -19,20 +19,19 @@ public enum SpaceReserve {
         unlink(path(root: root))
     }
 
-    /// Allocates the reserve when it is not all there; where the disk has no room for it, leaves none
-    /// (never a part) and returns false.
-    @discardableResult
-    static func restore(root: String) -> Bool {
+    /// Allocates the reserve when it is not all there; where that fails (no room on the disk, or
+    /// something else by that name), leaves no part of a reserve and throws why.
+    static func restore(root: String) throws(CacheError) {
         let path = path(root: root)
         var info = stat()
-        if stat(path, &info) == 0 && Int64(info.st_blocks) * 512 >= size { return true }
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int64(info.st_blocks) * 512 >= size { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { throw .fromErrno("create", path) }
         defer { close(descriptor) }
-        guard posix_fallocate(descriptor, 0, off_t(size)) == 0 else {
+        let code = posix_fallocate(descriptor, 0, off_t(size))
+        guard code == 0 else {
             unlink(path)
-            return false
+            throw .fileSystem(operation: "allocate \(ByteFormat.human(size)) for", path: path, errno: code)
         }
-        return true
     }
 }

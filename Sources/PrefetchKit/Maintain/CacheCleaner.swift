@@ -38,8 +38,10 @@ public struct CacheCleaner: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         defer {
-            if !dryRun && !SpaceReserve.restore(root: cache.root) {
-                log("clean: no room left to hold back \(ByteFormat.human(SpaceReserve.size)) for the next clean on a full disk")
+            do throws(CacheError) {
+                if !dryRun { try SpaceReserve.restore(root: cache.root) }
+            } catch {
+                log("clean: nothing held back for the next clean on a full disk: \(error)")
             }
         }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }

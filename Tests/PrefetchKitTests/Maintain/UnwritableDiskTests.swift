@@ -16,7 +16,7 @@ import Testing
         static let readOnly = Disk(description: "mounted read-only", spoil: { ["mount", "-o", "remount,ro", $0] },
                                    cleanStatus: 3, cleanSays: "Read-only file system")
         static let full = Disk(description: "full to the last byte", spoil: SmallDisk.fill, cleanStatus: 0,
-                               cleanSays: "no room left to hold back")
+                               cleanSays: "clean: nothing held back for the next clean on a full disk: Could not allocate 2.0 MiB for ")
     }
 
     @Test(arguments: [Disk.readOnly, .full])
