@@ -17,14 +17,16 @@ public final class CacheIndex: Sendable {
     private nonisolated(unsafe) var reader: IndexConnection?
     private let readerLock = PlainLock()
 
-    /// Opened read-only and immutable by `openSnapshot`: uses of entries are not recorded.
-    public let isSnapshot: Bool
+    /// How `openSnapshot` opened the index, read-only; nil for an index opened for writing.
+    private let snapshotAccess: IndexDatabase.Access?
+    /// Opened read-only by `openSnapshot`: uses of entries are not recorded.
+    public var isSnapshot: Bool { snapshotAccess != nil }
 
-    private init(path: String, root: String, connection: sending IndexConnection, isSnapshot: Bool = false) {
+    private init(path: String, root: String, connection: sending IndexConnection, snapshotAccess: IndexDatabase.Access? = nil) {
         self.path = path
         self.root = root
         self.connection = connection
-        self.isSnapshot = isSnapshot
+        self.snapshotAccess = snapshotAccess
     }
 
     /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
@@ -45,13 +47,18 @@ public final class CacheIndex: Sendable {
         return (CacheIndex(path: path, root: root, connection: connection), opened.created)
     }
 
-    /// Opens the index of the cache folder `root` for reading only, as its file holds it: for a cache on
-    /// a disk that cannot be written (mounted read-only, or full to the last byte), where SQLite cannot
-    /// make the `-wal` and `-shm` files a shared open needs. What a `-wal` file left there holds is not
-    /// seen: prefetchd copies it into the index and removes it when its last connection closes.
+    /// Opens the index of the cache folder `root` for reading only: for a cache on a disk that cannot be
+    /// written (mounted read-only, or full to the last byte), where SQLite cannot make the `-wal` and
+    /// `-shm` files a shared open needs. Where a writer stopped by such a disk left a `-wal` file with
+    /// its last commits, they are read through it and the `-shm` beside it; otherwise the index file is
+    /// read alone, as immutable (prefetchd copies the `-wal` into it and removes it when its last
+    /// connection closes).
     static func openSnapshot(root: String) throws(CacheError) -> CacheIndex {
         let path = root + "/index.sqlite"
-        let database = try IndexDatabase(path: path, snapshot: true)
+        var walInfo = stat()
+        let hasWAL = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
+        let access: IndexDatabase.Access = hasWAL ? .readOnly : .immutable
+        let database = try IndexDatabase(path: path, access: access)
         try database.execute("PRAGMA query_only=1")
         let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
         guard version == IndexConnection.schemaVersion else {
@@ -59,7 +66,7 @@ public final class CacheIndex: Sendable {
                          message: "schema version \(version ?? "none") needs an upgrade, which cannot be written here")
         }
         let connection = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
-        return CacheIndex(path: path, root: root, connection: connection, isSnapshot: true)
+        return CacheIndex(path: path, root: root, connection: connection, snapshotAccess: access)
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
@@ -74,18 +81,27 @@ public final class CacheIndex: Sendable {
         // many rows makes SQLite keep one, by default in a temp file (/var/tmp/etilqs_*): 5.5 writes to
         // such files per stored body while inserts fired the totals trigger (strace, 2,000 URLs).
         try database.execute("PRAGMA temp_store=MEMORY")
+        // Debian's SQLite zeroes deleted content (SECURE_DELETE): every page a delete frees is written
+        // again, into the WAL, so a clean's batch needed free disk in proportion to the bytes its rows
+        // held; on a full disk with long URLs no batch could commit. The index holds nothing secret.
+        try database.execute("PRAGMA secure_delete=OFF")
         let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
         if hasMeta {
+            var migrated = false
             if let version = try database.text("SELECT value FROM meta WHERE key='schema_version'"),
                 IndexMigration.migratable.contains(version)
             {
                 try IndexMigration.migrate(database)
+                migrated = true
             }
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             guard version == IndexConnection.schemaVersion else {
                 throw .index(
                     operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")
             }
+            // An index of this version has every table: nothing to write, so a reader does not wait for
+            // another process's write lock.
+            if !migrated { return (database, false) }
         }
         try database.execute(IndexSchema.create)
         try database.execute(
@@ -121,7 +137,7 @@ public final class CacheIndex: Sendable {
     ) throws(CacheError) -> Result {
         try readerLock.withLock { () throws(CacheError) -> Result in
             if let reader { return try body(reader) }
-            let database = try IndexDatabase(path: path, snapshot: isSnapshot)
+            let database = try IndexDatabase(path: path, access: snapshotAccess ?? .readWrite)
             try database.execute("PRAGMA query_only=1")
             let opened = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
             reader = opened
@@ -129,9 +145,18 @@ public final class CacheIndex: Sendable {
         }
     }
 
-    /// Commits every batched write and access time.
-    public func flush() throws(CacheError) {
-        try withConnection { connection throws(CacheError) in try connection.commit() }
+    /// Drops the uses remembered and not yet written.
+    func forgetPendingUses() {
+        lock.withLock { connection.forgetPendingTouches() }
+    }
+
+    /// Commits every batched write and access time, waiting at most `wait` for another connection's
+    /// write lock (`IndexDatabase.busyTimeout` when nil).
+    public func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            guard let wait else { return try connection.commit() }
+            try connection.database.waitingAtMost(wait) { Result { () throws(CacheError) in try connection.commit() } }.get()
+        }
     }
 
     // MARK: meta

@@ -40,17 +40,20 @@ public final class DiskCache: Sendable {
                 try makeDirectory(root + "/" + folder)
             }
         }
-        if isNew { try? SpaceReserve.restore(root: root) }  // a cache made on a full disk has none until a clean
         let (index, rebuilt) = try CacheIndex.open(root: root)
-        if let recorded = try index.meta("layout"), recorded != layout.rawValue {
+        switch try index.meta("layout") {
+        case layout.rawValue: break
+        case let recorded?:
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
+        case nil: try index.setMeta("layout", layout.rawValue)
         }
-        try index.setMeta("layout", layout.rawValue)
         let cache = DiskCache(root: root, layout: layout, durable: durable, index: index, rebuiltIndex: rebuilt && !isNew)
         if rebuilt {
             try cache.rescan()
         }
         try index.flush()
+        // After the index, so that a disk with little room holds the index before the reserve.
+        if isNew { try? SpaceReserve.restore(root: root) }  // a cache made on a full disk has none until a clean
         return cache
     }
 
@@ -246,9 +249,16 @@ public final class DiskCache: Sendable {
         try index.deleteEntry(relativePath: relativePath)
     }
 
-    /// Commits batched index writes and access times.
-    public func flush() throws(CacheError) {
-        try index.flush()
+    /// Forgets the uses recorded and not yet written: after a flush that gave up, so that closing the
+    /// cache does not wait to try again.
+    public func forgetPendingUses() {
+        index.forgetPendingUses()
+    }
+
+    /// Commits batched index writes and access times, waiting at most `wait` for another connection's
+    /// write lock (the index's own busy timeout when nil).
+    public func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
+        try index.flush(waitingAtMost: wait)
     }
 
     static func makeDirectory(_ path: String) throws(CacheError) {

@@ -77,6 +77,11 @@ final class IndexConnection {
         if pendingTouches.count >= batchRows { try commit() }
     }
 
+    /// Drops the uses remembered and not yet written.
+    func forgetPendingTouches() {
+        pendingTouches.removeAll()
+    }
+
     /// Writes the inserted rows' totals and the pending access times, and commits the open transaction.
     func commit() throws(CacheError) {
         try settleInserted()

@@ -10,13 +10,25 @@ final class IndexDatabase {
     static let busyTimeout: Duration = .seconds(5)
     private let busyWait = BusyWait()
 
-    /// Opens (creating if needed) the database file at `path`; as a `snapshot`, read-only and
-    /// immutable (see `CacheIndex.openSnapshot`).
-    init(path: String, snapshot: Bool = false) throws(CacheError) {
+    /// How a connection opens its file.
+    enum Access {
+        /// Reads and writes, creating the file when needed.
+        case readWrite
+        /// Reads only, through the `-wal` and `-shm` files already there (see `CacheIndex.openSnapshot`).
+        case readOnly
+        /// Reads the file alone, as if nothing could change it: no lock, no `-wal` or `-shm` file.
+        case immutable
+    }
+
+    /// Opens the database file at `path` for `access`.
+    init(path: String, access: Access = .readWrite) throws(CacheError) {
         var db: OpaquePointer?
-        let flags = (snapshot ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(snapshot ? Self.immutableURI(path) : path, &db, flags, nil)
+        let flags = switch access {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        }
+        let code = sqlite3_open_v2(access == .immutable ? Self.immutableURI(path) : path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)

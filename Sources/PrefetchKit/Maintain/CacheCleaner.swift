@@ -29,6 +29,14 @@ public struct CacheCleaner: Sendable {
         onItem: @escaping (CleanItem) -> Void = { _ in }
     ) throws(MaintenanceError) -> CleanReport {
         let started = Date()
+        // Also when another clean holds the lock: the reserve was let go when the cache was opened.
+        defer {
+            do throws(CacheError) {
+                if !dryRun { try SpaceReserve.restore(root: cache.root) }
+            } catch {
+                log("clean: nothing held back for the next clean on a full disk: \(error)")
+            }
+        }
         var lock: CacheFolderLock?
         if !dryRun {
             switch try wrap({ () throws(CacheError) in try CacheFolderLock.acquire(lockPath, wait: policy.lockWait) }) {
@@ -37,13 +45,6 @@ public struct CacheCleaner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
-        defer {
-            do throws(CacheError) {
-                if !dryRun { try SpaceReserve.restore(root: cache.root) }
-            } catch {
-                log("clean: nothing held back for the next clean on a full disk: \(error)")
-            }
-        }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
         var report = CleanReport(dryRun: dryRun)

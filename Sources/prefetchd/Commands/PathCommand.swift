@@ -10,7 +10,8 @@ enum PathCommand {
             Looks URL up as a cache key (no job's cache_key rule applies: pass the URL as its key
             was made) in the cache's own layout, checks the file is there with its recorded size,
             and prints its absolute path on standard output. Counts as a use of the entry (last
-            access), except on a disk that cannot be written to (read-only, or full). Exit 0 when
+            access), except on a disk that cannot be written to (read-only, or full; a use that
+            cannot be written is told on stderr, and the path still printed). Exit 0 when
             cached, 1 when not (also when DIR holds no cache), 3 when the cache is unusable.
             """,
         options: [SharedOptions.cacheFolder],
@@ -34,7 +35,14 @@ enum PathCommand {
             Console.error("prefetchd path: not cached: \(redacted(url))\n")
             return .failures
         }
-        try cache.flush()
+        do {
+            try cache.flush(waitingAtMost: .seconds(1))
+        } catch {
+            // The path is the answer; a use the index cannot take now (held by a stopped writer, on a
+            // full disk) is only a clock that moves less.
+            Console.error("prefetchd path: the use was not recorded: \(error)\n")
+            cache.forgetPendingUses()
+        }
         Console.out(path + "\n")
         return .success
     }

@@ -4,24 +4,29 @@ import Testing
 
 /// The nightly clean on a disk that is already full: what a cron job meets after a run filled it.
 @Suite struct CleanFullDiskTests {
-    @Test func aCleanFreesADiskFilledToTheLastByteAndTheNextRunHasRoom() throws {
-        // Given a cache of 10,000 entries on a 64 MiB disk of its own, the disk then filled to the last
-        // byte, so that a run cannot store anything
+    /// A cache of 10,000 entries on a disk of its own: URLs of about 40 characters, or with a query of
+    /// 1,500 (signed URLs), whose rows a batch's commit must be able to delete without room to spare.
+    struct Filled: CustomStringConvertible, Sendable {
+        let queryLength: Int
+        let megabytes: Int
+        var description: String { "URLs with a query of \(queryLength) characters" }
+    }
+
+    @Test(arguments: [Filled(queryLength: 0, megabytes: 64), Filled(queryLength: 1500, megabytes: 160)])
+    func aCleanFreesADiskFilledToTheLastByteAndTheNextRunHasRoom(_ filled: Filled) throws {
+        // Given a cache of 10,000 entries on a disk of its own, the disk then filled to the last byte, so
+        // that a run cannot store anything
         let harness = try RunHarness()
         let disk = harness.folder.path + "/disk"
         let cache = disk + "/cache"
-        let job = try harness.folder.write("job.yaml", """
-            version: 1
-            cache: { path: "\(cache)" }
-            network: { allow_private: true }
-            sets:
-              - { name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))] }
-            """).path
+        let job = try harness.job(cache: cache, set: """
+            name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))]
+            """)
         let report = harness.folder.file("report.json").path
         let run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
 
-        let steps = try SmallDisk.run(megabytes: 64, at: disk, steps: [
-            ["cache-filler", cache, "10000"],
+        let steps = try SmallDisk.run(megabytes: filled.megabytes, at: disk, steps: [
+            ["cache-filler", cache, "10000", "0", String(filled.queryLength)],
             SmallDisk.fill(disk),
             run,
             // When the nightly clean trims it to 1 MiB
@@ -58,13 +63,9 @@ import Testing
         // Given a 4 MiB disk, half of it the new cache's reserve, and a run asking for a 3 MB body
         let harness = try RunHarness()
         let disk = harness.folder.path + "/disk"
-        let job = try harness.folder.write("job.yaml", """
-            version: 1
-            cache: { path: "\(disk)/cache" }
-            network: { allow_private: true }
-            sets:
-              - { name: large, validate: none, urls: ["\(harness.url("/bytes/3000000/1"))"] }
-            """).path
+        let job = try harness.job(cache: "\(disk)/cache", set: """
+            name: large, validate: none, urls: ["\(harness.url("/bytes/3000000/1"))"]
+            """)
 
         let steps = try SmallDisk.run(megabytes: 4, at: disk, steps: [["prefetchd", "run", job, "--progress", "never", "--quiet"]])
 

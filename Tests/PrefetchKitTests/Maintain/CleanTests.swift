@@ -296,11 +296,16 @@ import Testing
                     Issue.record("the lock was not free")
                     return
                 }
+                // (its reserve let go as `clean` opens the cache)
+                SpaceReserve.release(root: cache.root)
                 #expect(throws: MaintenanceError.lockHeld(path: cleaner.lockPath, holder: getpid(), waited: 0.2)) {
                     try cleaner.run()
                 }
                 withExtendedLifetime(held) {}
             }()
+            // and it held the reserve back again: "nothing was changed" stays true
+            let reserve = try FileManager.default.attributesOfItem(atPath: SpaceReserve.path(root: cache.root))
+            #expect((reserve[.size] as? NSNumber)?.int64Value == SpaceReserve.size)
             // Once the holder lets go, the next clean runs
             #expect(throws: Never.self) { try cleaner.run() }
         }

@@ -26,13 +26,9 @@ import Testing
         let mountPoint = harness.folder.path + "/disk"
         let cache = mountPoint + "/cache"
         let urls = (1...3).map { harness.url("/bytes/2000/\($0)") }
-        let job = try harness.folder.write("job.yaml", """
-            version: 1
-            cache: { path: "\(cache)" }
-            network: { allow_private: true }
-            sets:
-              - { name: kept, validate: none, urls: [\(urls.map { "\"\($0)\"" }.joined(separator: ", "))] }
-            """).path
+        let job = try harness.job(cache: cache, set: """
+            name: kept, validate: none, urls: [\(urls.map { "\"\($0)\"" }.joined(separator: ", "))]
+            """)
 
         let steps = try SmallDisk.run(megabytes: 16, at: mountPoint, steps: [
             ["prefetchd", "run", job, "--progress", "never", "--quiet"],
@@ -62,5 +58,37 @@ import Testing
         // reserve back again, having freed nothing) or says why it cannot
         #expect(clean.status == disk.cleanStatus, "\(clean.stderr)")
         #expect(clean.stderr.contains(disk.cleanSays), "\(clean.stderr)")
+    }
+
+    @Test func aCacheOfARunAFullDiskStoppedIsReadWithItsLastCommitsOnAReadOnlyMount() throws {
+        // Given a run of 64 KiB bodies stopped by its 8 MiB disk, which leaves its last commits in the
+        // index's -wal file (the index cannot grow to take them in), the disk then mounted read-only
+        let harness = try RunHarness()
+        let mountPoint = harness.folder.path + "/disk"
+        let cache = mountPoint + "/cache"
+        let job = try harness.job(cache: cache, set: """
+            name: large, validate: none, concurrency: 1, url_pattern: "\(harness.url("/bytes/65536/[1-300]"))"
+            """)
+        let report = harness.folder.file("report.json").path
+
+        let steps = try SmallDisk.run(megabytes: 8, at: mountPoint, steps: [
+            ["prefetchd", "run", job, "--progress", "never", "--quiet", "--report", report],
+            ["stat", "-c", "%s", cache + "/index.sqlite-wal"],
+            ["mount", "-o", "remount,ro", mountPoint],
+            // When stats and verify are asked about it
+            ["prefetchd", "stats", "--cache", cache, "--format", "json"],
+            ["prefetchd", "verify", job],
+        ])
+        let (run, wal, stats, verify) = (steps[0], steps[1], steps[3], steps[4])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect((Int(wal.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0, "\(wal.stdout) \(wal.stderr)")
+        let fetched = try readReport(report).totals.fetched
+
+        // Then they see every entry the run stored
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let object = try #require(try? JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any], "\(stats.stderr)")
+        #expect(fetched > 0 && object["entries"] as? Int == fetched, "\(fetched) \(stats.stdout)")
+        #expect(verify.status == 1, "\(verify.stderr)")
+        #expect(verify.stdout.split(separator: "\n").filter { $0.hasPrefix("missing ") }.count == 300 - fetched, "\(verify.stdout)")
     }
 }

@@ -53,6 +53,18 @@ final class RunHarness {
         return try folder.write("\(name).yaml", text).path
     }
 
+    /// Writes `job.yaml` with one set, `set` (the inside of its flow mapping, such as
+    /// `name: s, validate: none, urls: [...]`), whose cache is at `cache` rather than the harness's own.
+    func job(cache: String, set: String) throws -> String {
+        try folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(cache)" }
+            network: { allow_private: true }
+            sets:
+              - { \(set) }
+            """).path
+    }
+
     /// Runs job files in-process, quietly, with retry waits of milliseconds.
     @discardableResult
     func run(_ jobPaths: [String], _ adjust: (inout JobRunner.Options) -> Void = { _ in }) throws -> JobRunner.Result {
