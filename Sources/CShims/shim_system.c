@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include "CShimsSystem.h"
 
 int pf_open_flag_tmpfile(void) {
@@ -25,4 +26,10 @@ int pf_sched_policy_batch(void) {
 #else
     return -1;
 #endif
+}
+
+int pf_signal_is_ignored(int number) {
+    struct sigaction current;
+    if (sigaction(number, NULL, &current) != 0) return 0;
+    return !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
 }

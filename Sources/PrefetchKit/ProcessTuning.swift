@@ -26,10 +26,18 @@ public enum ProcessTuning {
     }
 
     /// A write past the file-size limit (`ulimit -f`) then fails with EFBIG, which the run reports as
-    /// that body's failure or the cache's, instead of the default SIGXFSZ killing the process (no
-    /// report, no summary, temp files left behind).
-    public static func ignoreFileSizeLimitSignal() {
+    /// that body's failure or the cache's, and a write to a pipe whose reader went away (`| head`, a
+    /// killed `tee`) with EPIPE, which the console drops; instead of SIGXFSZ or SIGPIPE killing the
+    /// process with no report, no summary, and bodies on disk that the index never recorded.
+    public static func ignoreWriteSignals() {
         signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// True when the process was started with `number` ignored: `nohup` ignores SIGHUP, and a shell
+    /// ignores SIGINT for a job it starts in the background. A run keeps it ignored.
+    public static func isIgnored(signal number: Int32) -> Bool {
+        pf_signal_is_ignored(number) != 0
     }
 
     /// Makes the calling thread, and every thread it starts from now on, a batch thread

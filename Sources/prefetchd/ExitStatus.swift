@@ -8,6 +8,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// Environment error: cache unusable, disk full, lock held too long.
     case environment = 3
+    /// Stopped by SIGHUP (the terminal or session went away) after cleaning up.
+    case hungUp = 129
     /// Stopped by SIGINT after cleaning up.
     case interrupted = 130
     /// Stopped by SIGTERM after cleaning up.

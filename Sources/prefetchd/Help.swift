@@ -17,7 +17,7 @@ enum Help {
 
             Exit status: 0 success; 1 finished but something failed; 2 usage or job-file error
             (nothing fetched, nothing changed); 3 environment error (cache unusable, disk full, lock
-            held too long); 130/143 after SIGINT/SIGTERM.
+            held too long); 130/143/129 after SIGINT/SIGTERM/SIGHUP.
 
             Example:
               prefetchd check jobs/catalog.yaml && prefetchd run jobs/catalog.yaml --report run.json

@@ -1,12 +1,14 @@
 import Dispatch
 import Foundation
+import PrefetchKit
 
-/// Turns SIGINT and SIGTERM into a call, so a run can clean up before it exits 130 or 143.
+/// Turns SIGINT, SIGTERM and SIGHUP into a call, so a run can clean up before it exits 130, 143 or 129.
+/// A signal the process was started with ignored (SIGHUP under `nohup`) stays ignored.
 final class SignalRelay {
     private let sources: [DispatchSourceSignal]
 
     init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+        sources = [SIGINT, SIGTERM, SIGHUP].filter { !ProcessTuning.isIgnored(signal: $0) }.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { handler(number) }

@@ -5,5 +5,5 @@ import PrefetchKit
 
 ProcessTuning.limitMallocArenas()
 ProcessTuning.batchScheduling()
-ProcessTuning.ignoreFileSizeLimitSignal()
+ProcessTuning.ignoreWriteSignals()
 exit(Tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

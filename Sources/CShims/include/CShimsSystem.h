@@ -7,5 +7,8 @@
 int pf_open_flag_tmpfile(void);
 int pf_open_flag_path(void);
 int pf_sched_policy_batch(void);
+/* 1 when the signal's action is to ignore it (as `nohup` or a shell's background job leaves SIGHUP or
+   SIGINT), which Swift cannot compare its handler pointer against. */
+int pf_signal_is_ignored(int number);
 
 #endif

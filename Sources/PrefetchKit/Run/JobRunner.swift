@@ -142,13 +142,22 @@ public final class JobRunner: Sendable {
 
     /// Writes the report and the JUnit file, each whatever became of the other; why each that could
     /// not be written failed.
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
+    }
+
     private func writeReports(_ result: Result) -> [String] {
         var files: [(path: String, contents: () -> Data)] = []
         if let path = options.reportPath {
             files.append((path, { result.report.json() }))
         }
         if let path = options.junitPath {
-            let stopped = result.stoppedBy.map { ["the run was \(result.report.outcome) by \($0 == SIGINT ? "SIGINT" : "SIGTERM")"] } ?? []
+            let stopped = result.stoppedBy.map { ["the run was \(result.report.outcome) by \(Self.signalName($0))"] } ?? []
             files.append((path, {
                 Data(JUnitReport.xml(job: result.report.job, sets: result.sets,
                                      durationSeconds: result.report.durationSeconds, problems: result.problems + stopped).utf8)

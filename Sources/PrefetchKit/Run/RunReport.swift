@@ -8,7 +8,7 @@ public struct RunReport: Sendable, Equatable, Codable {
     public var durationSeconds: Double
     public var totals: RunTotals
     public var failures: [RunFailure]
-    /// How the run ended: `completed`, `interrupted` (SIGINT), `terminated` (SIGTERM), or `incomplete`
+    /// How the run ended: `completed`, `interrupted` (SIGINT), `terminated` (SIGTERM or SIGHUP), or `incomplete`
     /// when a URL source could not be read to its end.
     public var outcome: String
 
@@ -32,7 +32,7 @@ public struct RunReport: Sendable, Equatable, Codable {
     static func outcome(stoppedBy signal: Int32?, cutShort: Bool) -> String {
         switch signal {
         case SIGINT: "interrupted"
-        case SIGTERM: "terminated"
+        case SIGTERM, SIGHUP: "terminated"
         default: cutShort ? "incomplete" : "completed"
         }
     }

@@ -16,8 +16,9 @@ enum RunCommand {
             1 when any failed or a URL file could not be read to its end, 2 for a bad job file
             (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is
             under 66 (a cache that cannot be opened, or stops taking writes part way, say on a full
-            disk, stops its job there; later job files still run and the report is written), 130/143 after SIGINT/SIGTERM (in-flight transfers aborted,
-            report written).
+            disk, stops its job there; later job files still run and the report is written),
+            130/143/129 after SIGINT/SIGTERM/SIGHUP (in-flight transfers aborted, report written).
+            A reader of its output that goes away (a closed pipe) does not stop it.
             """,
         options: [
             SharedOptions.cache,
@@ -103,6 +104,7 @@ enum RunCommand {
         switch result.stoppedBy {
         case SIGINT: return .interrupted
         case SIGTERM: return .terminated
+        case SIGHUP: return .hungUp
         default:
             if result.cacheFailed { return .environment }
             return result.report.totals.failed > 0 || !result.problems.isEmpty ? .failures : .success

@@ -209,38 +209,43 @@ struct RunCommandTests {
         #expect(try harness.server.hits("never") == 0)
     }
 
-    @Test func sigintStopsCleanlyAndARerunFetchesTheRest() throws {
+    /// A signal that stops a run, and how the run ends.
+    struct Stop: Sendable, CustomStringConvertible {
+        let signal: Int32
+        let name: String
+        let status: Int32
+        let outcome: String
+        var description: String { name }
+
+        static let all = [Stop(signal: SIGINT, name: "SIGINT", status: 130, outcome: "interrupted"),
+                          Stop(signal: SIGTERM, name: "SIGTERM", status: 143, outcome: "terminated"),
+                          Stop(signal: SIGHUP, name: "SIGHUP", status: 129, outcome: "terminated")]
+    }
+
+    @Test(arguments: Stop.all)
+    func aSignalStopsCleanlyAndARerunFetchesTheRest(_ stop: Stop) throws {
         let harness = try RunHarness()
         let paths = (1...10).map { "/slow/300?n=\($0)" }
         let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("slow", paths)])
         let report = harness.folder.file("report.json").path
         let junit = harness.folder.file("junit.xml").path
 
-        // Given a run of slow URLs that has stored some files,
-        let process = Process()
-        process.executableURL = Binary.url
-        process.arguments = ["run", job, "--report", report, "--junit", junit, "--progress", "never", "--quiet"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while storedFiles(harness.cachePath).isEmpty && process.isRunning && Date() < deadline {
-            usleep(20_000)
-        }
-        #expect(!storedFiles(harness.cachePath).isEmpty)
+        // Given a run of slow URLs, started with the signals at their default actions as from a login
+        // shell (the test runner's children inherit SIGHUP ignored), that has stored some files,
+        let process = try startRun(job, signals: "--default-signal=HUP,INT,TERM", "--report", report, "--junit", junit)
+        waitForAStoredFile(harness, process)
 
-        // when it gets SIGINT,
-        process.interrupt()
+        // when it gets the signal,
+        kill(process.processIdentifier, stop.signal)
         process.waitUntilExit()
 
-        // then it exits 130 with an honest report and no partial file,
+        // then it exits with the signal's status, an honest report and no partial file,
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == stop.status)
         let written = try readReport(report)
-        #expect(written.outcome == "interrupted")
+        #expect(written.outcome == stop.outcome)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"errors="1""#) && xml.contains("the run was interrupted by SIGINT"), "\(xml)")
+        #expect(xml.contains(#"errors="1""#) && xml.contains("the run was \(stop.outcome) by \(stop.name)"), "\(xml)")
         let stored = try DiskCache.open(at: harness.cachePath, layout: .native).index.allEntries().compactMap(\.key)
         #expect(written.totals.fetched == stored.count)
         #expect(written.totals.fetched < paths.count)
@@ -256,6 +261,77 @@ struct RunCommandTests {
         #expect(second.outcome == "completed")
         #expect(second.totals == .expected(requested: paths.count, unique: paths.count, fetched: paths.count - stored.count,
                                            cached: stored.count, bytes: (paths.count - stored.count) * harness.png.count))
+        try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: paths.map { (harness.url($0), harness.png) }))
+    }
+
+    @Test func aRunStartedUnderNohupFinishesThroughAHangup() throws {
+        // Given a run started with SIGHUP ignored, as `nohup` starts it, that has stored some files
+        let harness = try RunHarness()
+        let paths = (1...10).map { "/slow/300?n=\($0)" }
+        let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("slow", paths)])
+        let report = harness.folder.file("report.json").path
+        let process = try startRun(job, signals: "--ignore-signal=HUP", "--report", report)
+        waitForAStoredFile(harness, process)
+
+        // When its terminal goes away
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+
+        // Then it finishes the job
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let written = try readReport(report)
+        #expect(written.outcome == "completed" && written.totals.fetched == paths.count)
+    }
+
+    /// Starts `prefetchd run job` with `arguments`, quiet, through `env` with `signals` (such as
+    /// `--default-signal=HUP`) setting the actions it starts with.
+    private func startRun(_ job: String, signals: String, _ arguments: String...) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [signals, Binary.url.path, "run", job, "--progress", "never", "--quiet"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits (10 s at most) until the run `process` has stored a file in the harness's cache.
+    private func waitForAStoredFile(_ harness: RunHarness, _ process: Process) {
+        let deadline = Date().addingTimeInterval(10)
+        while storedFiles(harness.cachePath).isEmpty && process.isRunning && Date() < deadline {
+            usleep(20_000)
+        }
+        #expect(!storedFiles(harness.cachePath).isEmpty)
+    }
+
+    @Test func aRunWhoseOutputReaderGoesAwayFinishesAndReports() throws {
+        // Given a run whose standard error is a pipe nobody reads any more (`| head -1` done, a `tee`
+        // killed), with SIGPIPE at its default action as from a shell
+        let harness = try RunHarness()
+        let paths = (1...20).map { "/slow/50?n=\($0)" }
+        let job = try harness.job(defaults: ["concurrency": "2", "per_host": "2"], sets: [harness.set("slow", paths)])
+        let report = harness.folder.file("report.json").path
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", Binary.url.path, "run", job, "--report", report,
+                             "--progress", "never", "--log-format", "json"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = pipe.fileHandleForWriting
+
+        // When it runs
+        try process.run()
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+
+        // Then it finishes the job, writes its report, and records every body it stored
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let written = try readReport(report)
+        #expect(written.outcome == "completed")
+        #expect(written.totals.fetched == paths.count)
         try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: paths.map { (harness.url($0), harness.png) }))
     }
 
