@@ -34,6 +34,13 @@ public enum ProcessTuning {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Reads text as UTF-8 whatever the environment's locale (cron and CI often run with `C`): libcurl
+    /// turns an international host name into its ASCII form through libidn2, which reads it in the
+    /// locale's encoding, and failed every such URL under `C` as malformed.
+    public static func useUTF8Characters() {
+        setlocale(LC_CTYPE, "C.UTF-8")
+    }
+
     /// True when the process was started with `number` ignored: `nohup` ignores SIGHUP, and a shell
     /// ignores SIGINT for a job it starts in the background. A run keeps it ignored.
     public static func isIgnored(signal number: Int32) -> Bool {

@@ -6,4 +6,5 @@ import PrefetchKit
 ProcessTuning.limitMallocArenas()
 ProcessTuning.batchScheduling()
 ProcessTuning.ignoreWriteSignals()
+ProcessTuning.useUTF8Characters()
 exit(Tool.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,6 +1,10 @@
+internal import CCurl
 internal import Glibc
 
-/// The cheap check every job URL passes: absolute `http` or `https`, a host, no spaces or control bytes.
+/// The check every job URL passes: absolute `http` or `https`, a host, no spaces or control bytes, and
+/// then libcurl's own URL parser, the one a transfer uses, so that what a job file accepts a run can
+/// fetch (a port over 65535 or an unencoded `@` in a password would otherwise fail only in the run, as
+/// `invalid_request`, and be banned by the failure ledger).
 ///
 /// Runs once per URL file line, so the long scans are done by libc's `strcspn`.
 enum URLCheck {
@@ -27,6 +31,12 @@ enum URLCheck {
             }
             guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
                 return "`\(redacted(url))` has no host"
+            }
+            let parsed = curl_url()
+            defer { curl_url_cleanup(parsed) }
+            let code = curl_url_set(parsed, CURLUPART_URL, text, 0)
+            guard code == CURLUE_OK else {
+                return "`\(redacted(url))` is not a URL libcurl can fetch: \(String(cString: curl_url_strerror(code)))"
             }
             return nil
         }

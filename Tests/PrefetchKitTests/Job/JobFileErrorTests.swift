@@ -183,7 +183,8 @@ import Testing
 
     @Test func urlsMustBeAbsoluteHTTP() throws {
         let folder = try JobTestFolder()
-        try folder.write("list.txt", "https://x.example/ok.png\n# comment\n\nftp://x.example/a.png\n   /relative.png\nhttps:///nohost.png\n")
+        try folder.write("list.txt", "https://x.example/ok.png\n# comment\n\nftp://x.example/a.png\n   /relative.png\nhttps:///nohost.png\n"
+                         + "https://x.example:99999/port.png\nhttps://bob:At@Secret@x.example/at.png\nhttps://bücher.example/idn.png\n")
         let diagnostics = try folder.diagnostics("""
             version: 1
             sets:
@@ -199,6 +200,10 @@ import Testing
             "\(folder.path)/list.txt:4:1: sets[1].url_file: `ftp://x.example/a.png` is not an absolute http or https URL",
             "\(folder.path)/list.txt:5:4: sets[1].url_file: `/relative.png` is not an absolute http or https URL",
             "\(folder.path)/list.txt:6:1: sets[1].url_file: `https:///nohost.png` has no host",
+            "\(folder.path)/list.txt:7:1: sets[1].url_file: `https://x.example:99999/port.png` is not a URL libcurl can fetch: "
+                + "Port number was not a decimal number between 0 and 65535",
+            "\(folder.path)/list.txt:8:1: sets[1].url_file: `https://bob:***@x.example/at.png` is not a URL libcurl can fetch: "
+                + "Bad hostname",
         ])
         expectDiagnostic(diagnostics, line: 5, column: 29, keyPath: "sets[2].url_pattern", contains: "must start with a literal http:// or https://")
         expectDiagnostic(diagnostics, line: 6, column: 29, keyPath: "sets[3].url_pattern", contains: "list item `` is not a host name part")

@@ -264,6 +264,21 @@ struct RunCommandTests {
         try harness.expectCache(holds: Dictionary(uniqueKeysWithValues: paths.map { (harness.url($0), harness.png) }))
     }
 
+    @Test func anInternationalHostNameIsFetchedUnderTheCLocale() throws {
+        // Given a URL whose host is an international name (below `localhost`, which libcurl resolves
+        // to the loopback address itself), and a run started with LC_ALL=C, as cron and CI start it
+        let harness = try RunHarness()
+        let url = "http://bücher.localhost:\(harness.server.port)/ok/idn"
+        let job = try harness.job(cache: harness.cachePath, set: "name: idn, urls: [\"\(url)\"]")
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"], environment: ["LC_ALL": "C"])
+
+        // Then it is fetched from the name's ASCII form
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try readReport(report).totals.fetched == 1)
+    }
+
     @Test func aRunStartedUnderNohupFinishesThroughAHangup() throws {
         // Given a run started with SIGHUP ignored, as `nohup` starts it, that has stored some files
         let harness = try RunHarness()
