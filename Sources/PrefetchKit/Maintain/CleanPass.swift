@@ -33,7 +33,9 @@ struct CleanPass {
     /// round, and another round takes the next least recently used while it is still over. A round that
     /// removed nothing (every row it listed was used meanwhile) ends the trim; the next clean goes on.
     mutating func trim(into report: inout CleanReport) throws(MaintenanceError) {
-        var total = dryRun ? report.bytesBefore - report.expired.bytes : try cleaner.currentBytes()
+        // A dry run removed nothing: it takes off what the expire step and the interrupted removals
+        // (the only rows without files counted so far) would have.
+        var total = dryRun ? report.bytesBefore - report.expired.bytes - report.missingFiles.bytes : try cleaner.currentBytes()
         guard total > policy.maxSize else { return }
         let target = policy.lowWaterMark
         // A dry run removed nothing, so it must skip what the expire step would have taken.
@@ -55,12 +57,15 @@ struct CleanPass {
         var walk = LeastRecentlyUsedWalk(skipping: skipping)
         var ids: [Int64] = []
         var freed: Int64 = 0
-        while freed < budget {
+        walking: while freed < budget {
             let page = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: Self.walkPage) }
-            for candidate in Self.prefix(of: page, freeing: budget - freed) {
+            for candidate in page {
+                guard freed < budget else { break walking }
+                walk.cursor = candidate
+                // (a dry run's rows of interrupted removals are already counted as dropped)
+                guard !droppedAhead.contains(candidate.relativePath) else { continue }
                 ids.append(candidate.id)
                 freed += candidate.size
-                walk.cursor = candidate
             }
             guard page.count == Self.walkPage else { break }
         }
@@ -92,18 +97,8 @@ struct CleanPass {
     /// A dry run's batch: tells of the rows `ids` as if they were removed.
     private func listBatch(_ ids: ArraySlice<Int64>, as kind: CleanItem.Kind, tally: inout CleanTally) throws(MaintenanceError) {
         let candidates = try wrap { () throws(CacheError) in try cache.index.candidates(ids: ids) }
+            .filter { !droppedAhead.contains($0.relativePath) }  // counted as dropped already
         for candidate in candidates { tally.add(note(kind, relativePath: candidate.relativePath, bytes: candidate.size)) }
-    }
-
-    /// The leading candidates that free `budget` bytes (the last one reaching it included).
-    static func prefix(of candidates: [RemovalCandidate], freeing budget: Int64) -> ArraySlice<RemovalCandidate> {
-        var freed: Int64 = 0
-        var count = 0
-        while count < candidates.count && freed < budget {
-            freed += candidates[count].size
-            count += 1
-        }
-        return candidates[..<count]
     }
 
     /// Tells `onItem` about an entry and returns its size.

@@ -287,6 +287,43 @@ import Testing
         }
     }
 
+    /// What a clean after an interrupted one is asked to do besides: trim, or expire everything.
+    struct AfterInterruption: Sendable, CustomStringConvertible {
+        let description: String
+        let policy: @Sendable (_ total: Int64) -> CleanPolicy
+
+        static let trim = AfterInterruption(description: "trim to half") { testPolicy(maxSize: $0 / 2) }
+        static let expire = AfterInterruption(description: "expire all") { _ in testPolicy(maxAge: 3_600) }
+    }
+
+    @Test(arguments: [AfterInterruption.trim, .expire])
+    func aDryRunAfterAnInterruptedRemovalPredictsTheClean(_ case: AfterInterruption) throws {
+        try withCacheTestFolder { folder in
+            // Given 20 entries, used two hours ago, and a killed clean's journal naming the five least
+            // recently used, whose files it had unlinked (their rows still there)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 20)
+            let past = Date().addingTimeInterval(-7_200)
+            try setAllClocks(cache, keys: keys) { past.addingTimeInterval(Double($0)) }
+            let unlinked = keys.prefix(5).map { cache.relativePath(forKey: $0) }
+            try Data(unlinked.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: cache.tempFolder + "/clean-removing-3.journal"))
+            for path in unlinked { #expect(unlink(cache.root + "/" + path) == 0) }
+            let policy = `case`.policy(try cache.index.totalBytes())
+
+            // When a dry run and then the clean itself run
+            var predicted: [CleanItem] = []
+            let dry = try CacheCleaner(cache, policy: policy).run(dryRun: true, onItem: { predicted.append($0) })
+            var done: [CleanItem] = []
+            let real = try CacheCleaner(cache, policy: policy).run(onItem: { done.append($0) })
+
+            // Then the dry run told of each row once, and of what the clean did
+            #expect(Set(predicted.map(\.relativePath)).count == predicted.count, "\(predicted)")
+            #expect(predicted.map { "\($0.kind) \($0.relativePath)" }.sorted() == done.map { "\($0.kind) \($0.relativePath)" }.sorted())
+            #expect(dry.bytesAfter == real.bytesAfter && dry.bytesAfter >= 0, "\(dry.bytesAfter) \(real.bytesAfter)")
+            #expect(real.missingFiles.entries == 5)
+        }
+    }
+
     @Test func aSecondCleanGivesUpWhileTheFirstHoldsTheLock() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
