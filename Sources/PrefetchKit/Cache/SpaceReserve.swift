@@ -1,9 +1,11 @@
 import Foundation
 
-/// Disk space held back for `clean`: a file of `size` allocated bytes, `tmp/clean.reserve`, made with
-/// the cache and again after every clean. A clean lets it go before it opens the index, so on a disk
-/// that a run (or anything else) filled to the last byte it still has room to open the index, write its
-/// first batch's journal and unlink that batch's files, which then free far more.
+/// Disk space and inodes held back for `clean`: a file of `size` allocated bytes, `tmp/clean.reserve`,
+/// and `inodeFiles` empty files beside it, `tmp/clean.reserve-1`..., made with the cache and again after
+/// every clean. A clean lets them go before it opens the index, so on a disk that a run (or anything
+/// else) filled to the last byte, or to the last inode (many small files), it still has room to make the
+/// index's `-wal` and `-shm` files and its lock, write its first batch's journal and unlink that batch's
+/// files, which then free far more.
 ///
 /// On a copy-on-write file system that does not reserve blocks for `fallocate` (ZFS) the file holds no
 /// space; nothing else depends on it.
@@ -11,17 +13,27 @@ public enum SpaceReserve {
     static let name = "clean.reserve"
     /// Room for the index's shared-memory file, a 4,000-path journal and a batch's first index pages.
     static let size: Int64 = 2 << 20
+    /// One inode each for the index's `-wal` and `-shm`, `clean.lock` and a journal.
+    static let inodeFiles = 4
 
-    static func path(root: String) -> String { root + "/tmp/" + name }
+    /// The reserve's file names in `tmp/`: the space first, then the inode holders.
+    static let names = [name] + (1...inodeFiles).map { "\(name)-\($0)" }
 
-    /// Frees the reserve of the cache at `root`, when there is one.
+    static func path(root: String, _ name: String = name) -> String { root + "/tmp/" + name }
+
+    /// Frees the reserve of the cache at `root`, as much of it as is there.
     public static func release(root: String) {
-        unlink(path(root: root))
+        for name in names { unlink(path(root: root, name)) }
     }
 
-    /// Allocates the reserve when it is not all there; where that fails (no room on the disk, or
-    /// something else by that name), leaves no part of a reserve and throws why.
+    /// Makes the reserve whole where it is not; where that fails (no room on the disk, or something else
+    /// under one of its names), leaves no part of the space file and throws why.
     static func restore(root: String) throws(CacheError) {
+        for name in names.dropFirst() {
+            let descriptor = open(path(root: root, name), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw .fromErrno("create", path(root: root, name)) }
+            close(descriptor)
+        }
         let path = path(root: root)
         var info = stat()
         if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int64(info.st_blocks) * 512 >= size { return }

@@ -20,7 +20,7 @@ extension CleanPass {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             guard name.hasSuffix(TempFile.suffix) else {
-                if !Self.isJournal(name) && name != SpaceReserve.name { report.foreign.add(Int64(info.st_size)) }
+                if !Self.isJournal(name) && !SpaceReserve.names.contains(name) { report.foreign.add(Int64(info.st_size)) }
                 continue
             }
             guard Double(info.st_mtim.tv_sec) < cutoff else { continue }

@@ -16,8 +16,8 @@ enum CleanCommand {
             (dropped), so nightly cleans cover the whole cache weekly. Without a job file the limits
             are --max-age (default 7d, by last access) and --max-size (default: no cap), trim_to 0.8.
             A second clean waits up to 10 s for the first, then exits 3. It works on a full disk:
-            it first frees the 2 MiB the cache holds back for it (tmp/clean.reserve), and holds it
-            back again when done.
+            it first frees the 2 MiB and four inodes the cache holds back for it (tmp/clean.reserve*),
+            and holds them back again when done.
             """,
         options: [
             SharedOptions.cache,

@@ -59,6 +59,34 @@ import Testing
         #expect(written.totals.fetched == 3)
     }
 
+    @Test func aCleanFreesADiskOutOfInodes() throws {
+        // Given a disk of 700 inodes, filled with a cache of small entries until no file can be made
+        let harness = try RunHarness()
+        let disk = harness.folder.path + "/disk"
+        let cache = disk + "/cache"
+        let job = try harness.job(cache: cache, set: """
+            name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))]
+            """)
+        let report = harness.folder.file("report.json").path
+        let run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
+
+        let steps = try SmallDisk.run(megabytes: 64, inodes: 700, at: disk, steps: [
+            ["cache-filler", cache, "2000"],
+            run,
+            // When the nightly clean trims it
+            ["prefetchd", "clean", "--cache", cache, "--max-size", "100KiB"],
+            run,
+        ])
+        let (filler, fullRun, clean, nextRun) = (steps[0], steps[1], steps[2], steps[3])
+        #expect(filler.stderr.contains("No space left on device"), "\(filler.stderr)")
+        #expect(fullRun.status == 3, "\(fullRun.stderr)")
+
+        // Then the clean succeeds and the next run stores what it fetches
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(nextRun.status == 0, "\(nextRun.stderr)")
+        #expect(try readReport(report).totals.fetched == 3)
+    }
+
     @Test func aRunThatFillsTheDiskStopsAndSaysHowToFreeIt() throws {
         // Given a 4 MiB disk, half of it the new cache's reserve, and a run asking for a 3 MB body
         let harness = try RunHarness()

@@ -74,5 +74,5 @@ func builtExecutable(_ name: String) -> URL? {
 /// What is in the cache's `tmp/` besides the space it holds back for clean: temp files and journals
 /// left behind.
 func tempLeftovers(root: String) throws -> [String] {
-    try DiskCache.names(in: root + "/tmp").filter { $0 != SpaceReserve.name }
+    try DiskCache.names(in: root + "/tmp").filter { !SpaceReserve.names.contains($0) }
 }

@@ -1,17 +1,19 @@
 import Foundation
 
-/// A disk of its own for one test: a tmpfs of `megabytes` mounted at `mountPoint` in a private mount
+/// A disk of its own for one test: a tmpfs of `megabytes` (and at most `inodes` files and folders, when
+/// given) mounted at `mountPoint` in a private mount
 /// namespace (`unshare -m`, so the mount is gone when the steps end, whatever happens), where `steps`
 /// run one after the other. A step is a command line; `prefetchd` and `cache-filler` stand for the
 /// built executables, and `SmallDisk.fill` fills the disk to its last byte. Returns each step's outcome.
 /// Needs the right to mount (root, as the test suite's package installs already do).
 enum SmallDisk {
-    static func run(megabytes: Int, at mountPoint: String, steps: [[String]]) throws -> [Binary.Outcome] {
+    static func run(megabytes: Int, inodes: Int? = nil, at mountPoint: String, steps: [[String]]) throws -> [Binary.Outcome] {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("small-disk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: results) }
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        var script = ["mount -t tmpfs -o size=\(megabytes)m tmpfs \(quoted(mountPoint)) || exit 97"]
+        let options = "size=\(megabytes)m" + (inodes.map { ",nr_inodes=\($0)" } ?? "")
+        var script = ["mount -t tmpfs -o \(options) tmpfs \(quoted(mountPoint)) || exit 97"]
         for (number, step) in steps.enumerated() {
             let command = step.enumerated().map { $0.offset == 0 ? quoted(executable($0.element)) : quoted($0.element) }
             let output = quoted(results.path + "/\(number)")
