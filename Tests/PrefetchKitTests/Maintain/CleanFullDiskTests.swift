@@ -4,6 +4,26 @@ import Testing
 
 /// The nightly clean on a disk that is already full: what a cron job meets after a run filled it.
 @Suite struct CleanFullDiskTests {
+    /// A disk's mount point and the cache on it, and a run of three small URLs into that cache, which
+    /// reports to a file beside the disk.
+    struct World {
+        let harness: RunHarness
+        let disk: String
+        let cache: String
+        let report: String
+        let run: [String]
+
+        init() throws {
+            let harness = try RunHarness()
+            let disk = harness.folder.path + "/disk"
+            let urls = (1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", ")
+            let job = try harness.job(cache: disk + "/cache", set: "name: later, validate: none, urls: [\(urls)]")
+            let report = harness.folder.file("report.json").path
+            (self.harness, self.disk, cache, self.report) = (harness, disk, disk + "/cache", report)
+            run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
+        }
+    }
+
     /// A cache of 10,000 entries on a disk of its own: URLs of about 40 characters, or with a query of
     /// 1,500 (signed URLs), whose rows a batch's commit must be able to delete without room to spare.
     struct Filled: CustomStringConvertible, Sendable {
@@ -16,14 +36,8 @@ import Testing
     func aCleanFreesADiskFilledToTheLastByteAndTheNextRunHasRoom(_ filled: Filled) throws {
         // Given a cache of 10,000 entries on a disk of its own, the disk then filled to the last byte, so
         // that a run cannot store anything
-        let harness = try RunHarness()
-        let disk = harness.folder.path + "/disk"
-        let cache = disk + "/cache"
-        let job = try harness.job(cache: cache, set: """
-            name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))]
-            """)
-        let report = harness.folder.file("report.json").path
-        let run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
+        let world = try World()
+        let (disk, cache, report, run) = (world.disk, world.cache, world.report, world.run)
 
         let steps = try SmallDisk.run(megabytes: filled.megabytes, at: disk, steps: [
             ["cache-filler", cache, "10000", "0", String(filled.queryLength)],
@@ -61,14 +75,8 @@ import Testing
 
     @Test func aCleanFreesADiskOutOfInodes() throws {
         // Given a disk of 700 inodes, filled with a cache of small entries until no file can be made
-        let harness = try RunHarness()
-        let disk = harness.folder.path + "/disk"
-        let cache = disk + "/cache"
-        let job = try harness.job(cache: cache, set: """
-            name: later, validate: none, urls: [\((1...3).map { "\"\(harness.url("/bytes/2000/\($0)"))\"" }.joined(separator: ", "))]
-            """)
-        let report = harness.folder.file("report.json").path
-        let run = ["prefetchd", "run", job, "--report", report, "--progress", "never", "--quiet"]
+        let world = try World()
+        let (disk, cache, report, run) = (world.disk, world.cache, world.report, world.run)
 
         let steps = try SmallDisk.run(megabytes: 64, inodes: 700, at: disk, steps: [
             ["cache-filler", cache, "2000"],
