@@ -38,6 +38,6 @@ public struct JobSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// `FILE: ok — N sets, M URLs, cache DIR`
     public var description: String {
-        "\(path): ok — \(setCount) \(setCount == 1 ? "set" : "sets"), \(urlCount) \(urlCount == 1 ? "URL" : "URLs"), cache \(cachePath)"
+        "\(path): ok — \(counted(setCount, "set")), \(counted(urlCount, "URL")), cache \(cachePath)"
     }
 }

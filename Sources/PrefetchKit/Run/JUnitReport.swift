@@ -1,11 +1,12 @@
 /// `--junit FILE.xml`: one test case per set, so CI dashboards show a warm-cache step per set.
-/// A set with failed URLs is a failed case listing them; a set with nothing but skips is skipped.
+/// A set with failed URLs is a failed case listing them; a set with nothing but skips, or with nothing
+/// done at all (its job's cache could not be used, or the run stopped before it), is skipped.
 /// A run cut short (`problems`: a URL file not read to its end, a cache that stopped taking writes)
 /// adds a case `run` in error, so the step is never green while work was left undone.
 public enum JUnitReport {
     public static func xml(job: String, sets: [SetTally], durationSeconds: Double, problems: [String] = []) -> String {
         let failures = sets.filter { $0.failed > 0 }.count
-        let skipped = sets.filter { $0.failed == 0 && $0.skipped > 0 && $0.succeeded == 0 }.count
+        let skipped = sets.filter(isSkipped).count
         let errors = problems.isEmpty ? 0 : 1
         let tests = sets.count + errors
         let time = seconds(durationSeconds)
@@ -20,20 +21,26 @@ public enum JUnitReport {
             lines.append("    </testcase>")
         }
         for set in sets {
-            let name = "\(set.name) (\(set.requested) URLs: \(set.succeeded) ok, \(set.failed) failed, \(set.skipped) skipped)"
+            let name = "\(set.name) (\(counted(set.requested, "URL")): \(set.succeeded) ok, \(set.failed) failed, \(set.skipped) skipped)"
             lines.append(#"    <testcase classname="\#(escape(job))" name="\#(escape(name))">"#)
             if set.failed > 0 {
                 let listed = set.failures.map { "\($0.url): \($0.reason)\($0.httpStatus.map { " (HTTP \($0))" } ?? "")" }
                 let more = set.failed > set.failures.count ? ["... and \(set.failed - set.failures.count) more"] : []
-                lines.append(#"      <failure message="\#(set.failed) of \#(set.requested) URLs failed" type="prefetch">\#(escape((listed + more).joined(separator: "\n")))</failure>"#)
-            } else if set.skipped > 0 && set.succeeded == 0 {
-                lines.append(#"      <skipped message="\#(set.skipped) URLs not attempted"/>"#)
+                lines.append(#"      <failure message="\#(set.failed) of \#(counted(set.requested, "URL")) failed" type="prefetch">\#(escape((listed + more).joined(separator: "\n")))</failure>"#)
+            } else if isSkipped(set) {
+                let message = set.skipped > 0 ? "\(counted(set.skipped, "URL")) not attempted" : "\(counted(set.requested, "URL")) not reached"
+                lines.append(#"      <skipped message="\#(message)"/>"#)
             }
             lines.append("    </testcase>")
         }
         lines.append("  </testsuite>")
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Nothing of the set succeeded or failed, and it had URLs.
+    private static func isSkipped(_ set: SetTally) -> Bool {
+        set.failed == 0 && set.succeeded == 0 && (set.skipped > 0 || set.requested > 0)
     }
 
     static func escape(_ text: String) -> String {

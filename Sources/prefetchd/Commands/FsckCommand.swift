@@ -55,9 +55,9 @@ enum FsckCommand {
         }
         if repair && !problems.isEmpty {
             try checker.repair(problems)
-            Console.error("prefetchd fsck: \(root): \(problems.count) problems found and repaired\n")
+            Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found and repaired\n")
         } else {
-            Console.error("prefetchd fsck: \(root): \(problems.count) problems found\n")
+            Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found\n")
         }
         return problems.isEmpty ? .success : .failures
     }

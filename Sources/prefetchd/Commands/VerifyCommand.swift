@@ -30,7 +30,7 @@ enum VerifyCommand {
                 }
                 missing += result.findings.filter { $0.kind == .missing }.count
                 stale += result.findings.filter { $0.kind == .stale }.count
-                Console.error("prefetchd verify: \(job.name): \(result.checked) URLs, \(result.fresh) cached and fresh, "
+                Console.error("prefetchd verify: \(job.name): \(counted(result.checked, "URL")), \(result.fresh) cached and fresh, "
                     + "\(result.findings.filter { $0.kind == .missing }.count) missing, "
                     + "\(result.findings.filter { $0.kind == .stale }.count) stale\n")
             } catch {

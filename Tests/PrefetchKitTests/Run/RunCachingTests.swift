@@ -126,7 +126,7 @@ struct RunCachingTests {
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="job" tests="3" failures="0" errors="0" skipped="0""#))
         for name in ["hero", "catalog", "thumbs"] {
-            #expect(xml.contains(#"name="\#(name) (1 URLs: 1 ok, 0 failed, 0 skipped)""#), "\(name) missing from \(xml)")
+            #expect(xml.contains(#"name="\#(name) (1 URL: 1 ok, 0 failed, 0 skipped)""#), "\(name) missing from \(xml)")
         }
         #expect(!xml.contains("<failure"))
         try harness.expectCache(holds: [harness.url("/count/shared"): harness.png])

@@ -468,7 +468,8 @@ struct RunCommandTests {
         let second = try harness.job("second", sets: [harness.set("b", ["/ok/3"])])
         let report = harness.folder.file("report.json").path
 
-        let outcome = try Binary.run(["run", first, second, "--report", report, "--progress", "never", "--quiet"])
+        let junit = harness.folder.file("junit.xml").path
+        let outcome = try Binary.run(["run", first, second, "--report", report, "--junit", junit, "--progress", "never", "--quiet"])
 
         // Then the first job is reported as not done, the second runs, and the report and summary are written
         #expect(outcome.status == 3, "\(outcome.stderr)")
@@ -478,6 +479,11 @@ struct RunCommandTests {
         #expect(written.outcome == "incomplete")
         #expect(written.totals.requested == 3)
         #expect(written.totals.fetched == 1)
+        // and in the JUnit file the first job's set is skipped, not green
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase classname="first, second" name="a (2 URLs: 0 ok, 0 failed, 0 skipped)">"#
+                             + "\n" + #"      <skipped message="2 URLs not reached"/>"#), "\(xml)")
+        #expect(xml.contains(#"skipped="1""#), "\(xml)")
     }
 
     @Test func aBodyFileThatCannotBeMadeStopsTheRunAndItsKeyIsCounted() throws {
