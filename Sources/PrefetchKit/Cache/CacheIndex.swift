@@ -61,7 +61,7 @@ public final class CacheIndex: Sendable {
         let database = try IndexDatabase(path: path, access: access)
         try database.execute("PRAGMA query_only=1")
         let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
-        guard version == IndexConnection.schemaVersion else {
+        guard let version, version == IndexConnection.schemaVersion || IndexMigration.readableAsIs.contains(version) else {
             throw .index(operation: "open \(path) read-only", code: SQLITE_READONLY,
                          message: "schema version \(version ?? "none") needs an upgrade, which cannot be written here")
         }

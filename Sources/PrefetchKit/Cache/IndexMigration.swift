@@ -3,6 +3,9 @@
 enum IndexMigration {
     /// Schema versions this code can migrate from.
     static let migratable: Set<String> = ["1", "2", "3", "4", "5", "6", "7"]
+    /// Older versions whose tables read as the current one's (the migrations since changed only
+    /// indexes and triggers): a read-only snapshot (`CacheIndex.openSnapshot`) reads them as they are.
+    static let readableAsIs: Set<String> = ["5", "6", "7"]
 
     /// In one transaction (a concurrent opener that migrated first is noticed inside it):
     /// - 1 -> 2: the `entry_totals` table and its triggers, filled from the entries, and the size index
