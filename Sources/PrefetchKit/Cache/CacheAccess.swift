@@ -19,7 +19,7 @@ extension CacheError {
         switch self {
         case .fileSystem(_, _, let code): [EROFS, ENOSPC, EDQUOT].contains(code)
         case .index(_, let code, _): [8, 10, 13, 14].contains(code & 0xff)  // READONLY, IOERR, FULL, CANTOPEN
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
         }
     }
 }

@@ -12,6 +12,10 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case index(operation: String, code: Int32, message: String)
     /// A temp file was committed twice, or written after its commit.
     case tempFileClosed(path: String)
+    /// The index was written by a newer prefetchd: it is left as it is, never rebuilt.
+    case newerIndex(path: String, version: Int)
+    /// The index must be upgraded to be read, and its disk cannot be written to.
+    case indexNeedsUpgrade(path: String, version: String)
 
     /// True when the error will not pass by itself: a full disk or quota, a file-size limit, an I/O
     /// error, a read-only file system, or any index error but a lock held by another connection.
@@ -19,7 +23,7 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index: !isBusy
         case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
         }
     }
 
@@ -35,6 +39,12 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
             "The cache index failed to \(operation): \(message) (SQLite code \(code))."
         case .tempFileClosed(let path):
             "The temp file \(path) was already committed or discarded."
+        case .newerIndex(let path, let version):
+            "The cache index \(path) has schema version \(version), newer than this prefetchd reads "
+                + "(\(IndexConnection.schemaVersion)); nothing was changed: use a newer prefetchd."
+        case .indexNeedsUpgrade(let path, let version):
+            "The cache index \(path) has schema version \(version), which must be upgraded to be read, and its disk "
+                + "cannot be written to."
         }
     }
 

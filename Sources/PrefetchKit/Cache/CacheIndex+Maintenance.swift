@@ -174,7 +174,7 @@ extension CacheError {
         switch self {
         case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
         case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
         }
     }
 }

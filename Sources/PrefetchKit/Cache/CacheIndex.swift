@@ -50,23 +50,37 @@ public final class CacheIndex: Sendable {
     /// Opens the index of the cache folder `root` for reading only: for a cache on a disk that cannot be
     /// written (mounted read-only, or full to the last byte), where SQLite cannot make the `-wal` and
     /// `-shm` files a shared open needs. Where a writer stopped by such a disk left a `-wal` file with
-    /// its last commits, they are read through it and the `-shm` beside it; otherwise the index file is
-    /// read alone, as immutable (prefetchd copies the `-wal` into it and removes it when its last
-    /// connection closes).
+    /// its last commits, they are read through it and the `-shm` beside it (the index file alone when
+    /// that `-shm` is missing too); otherwise the index file is read alone, as immutable (prefetchd
+    /// copies the `-wal` into it and removes it when its last connection closes).
     static func openSnapshot(root: String) throws(CacheError) -> CacheIndex {
         let path = root + "/index.sqlite"
         var walInfo = stat()
-        let hasWAL = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
-        let access: IndexDatabase.Access = hasWAL ? .readOnly : .immutable
+        if stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0,
+           let index = try? openSnapshot(path: path, root: root, access: .readOnly) {
+            return index
+        }
+        return try openSnapshot(path: path, root: root, access: .immutable)
+    }
+
+    private static func openSnapshot(path: String, root: String, access: IndexDatabase.Access) throws(CacheError) -> CacheIndex {
         let database = try IndexDatabase(path: path, access: access)
         try database.execute("PRAGMA query_only=1")
-        let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
-        guard let version, version == IndexConnection.schemaVersion || IndexMigration.readableAsIs.contains(version) else {
-            throw .index(operation: "open \(path) read-only", code: SQLITE_READONLY,
-                         message: "schema version \(version ?? "none") needs an upgrade, which cannot be written here")
+        let version = try database.text("SELECT value FROM meta WHERE key='schema_version'") ?? "none"
+        try refuseNewer(version, path: path)
+        guard version == IndexConnection.schemaVersion || IndexMigration.readableAsIs.contains(version) else {
+            throw .indexNeedsUpgrade(path: path, version: version)
         }
         let connection = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
         return CacheIndex(path: path, root: root, connection: connection, snapshotAccess: access)
+    }
+
+    /// An index a newer prefetchd wrote is refused as it is: rebuilt, it would lose its URLs, sets,
+    /// failure ledger and runs; migrated, it would lose what that version knows.
+    private static func refuseNewer(_ version: String?, path: String) throws(CacheError) {
+        if let newer = version.flatMap({ Int($0) }), newer > Int(IndexConnection.schemaVersion)! {
+            throw .newerIndex(path: path, version: newer)
+        }
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
@@ -95,6 +109,7 @@ public final class CacheIndex: Sendable {
                 migrated = true
             }
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+            try refuseNewer(version, path: path)
             guard version == IndexConnection.schemaVersion else {
                 throw .index(
                     operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")

@@ -68,9 +68,24 @@ public final class DiskCache: Sendable {
         do {
             return try open(at: root, layout: layout)
         } catch let error where access == .read && error.isUnwritableDisk {
-            guard let index = try? CacheIndex.openSnapshot(root: root) else { throw error }
+            // The snapshot's own failure, when it is the index's version, says more than the disk's.
+            let index: CacheIndex
+            do throws(CacheError) {
+                index = try CacheIndex.openSnapshot(root: root)
+            } catch let snapshotError {
+                switch snapshotError {
+                case .newerIndex, .indexNeedsUpgrade: throw snapshotError
+                default: throw error
+                }
+            }
             return DiskCache(root: root, layout: layout, durable: false, index: index, rebuiltIndex: false)
         }
+    }
+
+    /// Makes whole again the room `clean` needs on a full disk (`SpaceReserve`), where a clean that was
+    /// killed let it go; a disk without room for it is left as it is. Called as a run starts.
+    public func keepCleanReserve() {
+        try? SpaceReserve.restore(root: root)
     }
 
     /// Where `key`'s file lives, relative to `root`.

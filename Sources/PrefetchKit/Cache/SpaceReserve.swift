@@ -28,7 +28,7 @@ public enum SpaceReserve {
 
     /// Makes the reserve whole where it is not; where that fails (no room on the disk, or something else
     /// under one of its names), leaves no part of the space file and throws why.
-    static func restore(root: String) throws(CacheError) {
+    public static func restore(root: String) throws(CacheError) {
         for name in names.dropFirst() {
             let descriptor = open(path(root: root, name), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw .fromErrno("create", path(root: root, name)) }

@@ -99,6 +99,7 @@ public final class JobRunner: Sendable {
         } catch {
             return Self.unopened(job, cachePath: path, failure: error)
         }
+        if !options.settings.dryRun { cache.keepCleanReserve() }
         let prefetcher: Prefetcher
         do {
             prefetcher = try Prefetcher(job: job, cache: cache, settings: options.settings, log: options.log)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrefetchKit
 
 /// `prefetchd clean`: the nightly maintenance pass.
@@ -17,7 +20,8 @@ enum CleanCommand {
             are --max-age (default 7d, by last access) and --max-size (default: no cap), trim_to 0.8.
             A second clean waits up to 10 s for the first, then exits 3. It works on a full disk:
             it first frees the 2 MiB and four inodes the cache holds back for it (tmp/clean.reserve*),
-            and holds them back again when done.
+            and holds them back again when done, or when SIGINT, SIGTERM or SIGHUP stops it (exit
+            130, 143, 129; the next clean finishes what it began).
             """,
         options: [
             SharedOptions.cache,
@@ -49,6 +53,13 @@ enum CleanCommand {
             policy.maxSize = size
         }
         let dryRun = arguments.has("dry-run")
+        // Stopped by a signal, a clean holds the room it let go back again before it exits; its
+        // journal has the next clean finish what it began.
+        let signals = dryRun ? nil : SignalRelay { number in
+            try? SpaceReserve.restore(root: target.folder)
+            _exit(128 + number)
+        }
+        defer { signals?.cancel() }
         do throws(MaintenanceError) {
             let cache = try MaintenanceTarget.open(target.folder, for: dryRun ? .read : .clean)
             let report = try CacheCleaner(cache, policy: policy).run(

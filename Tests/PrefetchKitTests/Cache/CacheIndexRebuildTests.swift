@@ -53,10 +53,34 @@ import Testing
         }
     }
 
-    @Test func anIndexOfAnotherSchemaIsRebuiltFromTheFiles() throws {
+    @Test func anIndexOfAnUnknownSchemaIsRebuiltFromTheFiles() throws {
         try reopen(layout: .sdwebimage) { path in
             let database = try IndexDatabase(path: path)
-            try database.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'")
+            try database.execute("UPDATE meta SET value = 'draft' WHERE key = 'schema_version'")
+        }
+    }
+
+    @Test func anIndexANewerPrefetchdWroteIsLeftAsItIs() throws {
+        try withCacheTestFolder { folder in
+            // Given an index of two entries, written by a newer prefetchd (schema 9)
+            do {
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                _ = try fillCache(cache, count: 2)
+                try cache.flush()
+            }
+            try IndexDatabase(path: folder + "/index.sqlite").execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+
+            // When this one opens it, to write or to read
+            #expect(throws: CacheError.newerIndex(path: folder + "/index.sqlite", version: 9)) {
+                try DiskCache.open(at: folder, layout: .native)
+            }
+            let stats = try Binary.run(["stats", "--cache", folder])
+
+            // Then it refuses, saying why, and the index keeps its rows
+            #expect(stats.status == 3)
+            #expect(stats.stderr.contains("has schema version 9, newer than this prefetchd reads (8); nothing was changed"), "\(stats.stderr)")
+            let database = try IndexDatabase(path: folder + "/index.sqlite")
+            #expect(try database.text("SELECT count(url) FROM entries") == "2")
         }
     }
 

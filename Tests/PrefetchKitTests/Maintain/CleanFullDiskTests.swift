@@ -95,6 +95,55 @@ import Testing
         #expect(try readReport(report).totals.fetched == 3)
     }
 
+    @Test func aRunHoldsBackAgainTheRoomAKilledCleanLetGo() throws {
+        // Given a cache whose reserve a clean let go before it was killed, and a run over it
+        let world = try World()
+        let steps = try SmallDisk.run(megabytes: 16, at: world.disk, steps: [
+            world.run,
+            ["/bin/sh", "-c", "rm \"$0\"/tmp/clean.reserve*", world.cache],
+            world.run,
+            // When the disk then fills up, and the nightly clean runs
+            SmallDisk.fill(world.disk),
+            ["prefetchd", "clean", "--cache", world.cache, "--max-size", "1KiB"],
+        ])
+        #expect(steps[0].status == 0 && steps[1].status == 0 && steps[2].status == 0, "\(steps.map(\.stderr))")
+
+        // Then the clean has its room
+        #expect(steps[4].status == 0, "\(steps[4].stderr)")
+    }
+
+    @Test func aCleanStoppedBySIGTERMHoldsItsRoomBackAgain() throws {
+        // Given a clean that has let its reserve go and waits for another clean's lock
+        try withCacheTestFolder { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 3)
+            try cache.flush()
+            guard case .success(let held) = try CacheFolderLock.acquire(CacheCleaner(cache, policy: testPolicy()).lockPath, wait: 0) else {
+                Issue.record("the lock was not free")
+                return
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal=TERM", Binary.url.path, "clean", "--cache", folder]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let reserve = SpaceReserve.path(root: cache.root)
+            let deadline = Date().addingTimeInterval(5)
+            while FileManager.default.fileExists(atPath: reserve) && Date() < deadline { usleep(10_000) }
+            #expect(!FileManager.default.fileExists(atPath: reserve), "the clean did not let its reserve go")
+
+            // When it gets SIGTERM
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            withExtendedLifetime(held) {}
+
+            // Then it exits 143 with its reserve whole again
+            #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+            #expect(SpaceReserve.names.allSatisfy { FileManager.default.fileExists(atPath: SpaceReserve.path(root: cache.root, $0)) })
+        }
+    }
+
     @Test func aRunThatFillsTheDiskStopsAndSaysHowToFreeIt() throws {
         // Given a 4 MiB disk, half of it the new cache's reserve, and a run asking for a 3 MB body
         let harness = try RunHarness()
