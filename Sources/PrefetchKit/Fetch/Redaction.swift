@@ -7,6 +7,22 @@ public func redacted(_ url: String) -> String {
     return url.replacingCharacters(in: password, with: "***")
 }
 
+/// A URL refused as malformed, for the message that refuses it: a `/`, `?` or `#` in its password may
+/// end its authority early, so everything from the first `:` after `//` to the last `@` is hidden
+/// (also a port and path before an `@` in the path: more than needed, never less), and control
+/// characters are shown as `\u{..}` escapes, so the message stays one line and prints no escapes.
+func redactedRefused(_ url: String) -> String {
+    var shown = url
+    if url.utf8.contains(UInt8(ascii: "@")) {
+        let start = (url.range(of: "://") ?? url.range(of: "//"))?.upperBound ?? url.startIndex
+        if let at = url[start...].lastIndex(of: "@"), let colon = url[start..<at].firstIndex(of: ":") {
+            shown = url.replacingCharacters(in: url.index(after: colon)..<at, with: "***")
+        }
+    }
+    guard shown.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return shown }
+    return shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+}
+
 /// Where the password of the URL's `user:password@` part is, if it has one. For text that is not
 /// quite a URL (a job file's mistake, such as `http//user:secret@host/`), the authority is taken to
 /// start after the first `//`, or at the start: a message never shows more than the user name.

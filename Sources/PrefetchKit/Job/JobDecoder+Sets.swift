@@ -1,3 +1,5 @@
+internal import Glibc
+
 extension JobDecoder {
     static let setKeys = ["name", "priority", "urls", "url_file", "url_pattern"] + optionKeys
     private static let sourceKeys = ["urls", "url_file", "url_pattern"]
@@ -108,6 +110,12 @@ extension JobDecoder {
     private mutating func urlFile(_ node: YAMLNode, _ path: String, folder: String) -> URLSource? {
         guard let name = nonEmptyString(node, path) else { return nil }
         let resolved = name.hasPrefix("/") || folder.isEmpty ? name : "\(folder)/\(name)"
+        var info = stat()
+        if stat(resolved, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            report(node, path, "URL file `\(resolved)` is not a regular file: it is read twice, checked as the job loads "
+                   + "and then streamed by the run, so it cannot be a pipe, a device or a folder")
+            return nil
+        }
         let reader: URLFileReader
         do throws(ValueProblem) {
             reader = try URLFileReader(path: resolved)

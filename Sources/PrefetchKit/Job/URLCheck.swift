@@ -17,11 +17,11 @@ enum URLCheck {
         return url.withCString { text -> String? in
             let https = strncasecmp(text, "https://", 8) == 0
             guard https || strncasecmp(text, "http://", 7) == 0 else {
-                return "`\(redacted(url))` is not an absolute http or https URL"
+                return "`\(redactedRefused(url))` is not an absolute http or https URL"
             }
             let clean = strcspn(text, forbidden)
             guard clean == length else {
-                return "`\(redacted(url))` contains a space or control character at character \(clean + 1)"
+                return "`\(redactedRefused(url))` contains a space or control character at character \(clean + 1)"
             }
             let authority = text + (https ? 8 : 7)
             let authorityLength = strcspn(authority, "/?#")
@@ -30,13 +30,13 @@ enum URLCheck {
                 hostStart -= 1
             }
             guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
-                return "`\(redacted(url))` has no host"
+                return "`\(redactedRefused(url))` has no host"
             }
             let parsed = curl_url()
             defer { curl_url_cleanup(parsed) }
             let code = curl_url_set(parsed, CURLUPART_URL, text, 0)
             guard code == CURLUE_OK else {
-                return "`\(redacted(url))` is not a URL libcurl can fetch: \(String(cString: curl_url_strerror(code)))"
+                return "`\(redactedRefused(url))` is not a URL libcurl can fetch: \(String(cString: curl_url_strerror(code)))"
             }
             return nil
         }

@@ -99,8 +99,8 @@ public struct URLPattern: Sequence, Sendable, Equatable {
         }
     }
 
-    /// The scheme must be literal and a glob inside the host may only yield host characters, so the
-    /// first expansion passing the URL check means every expansion does.
+    /// The scheme must be literal and a glob inside the host may only yield host characters; the
+    /// first expansion, each glob's last value and every list item must pass the URL check.
     private func checkURLShape() throws(URLPatternError) {
         guard case .literal(let head)? = parts.first,
               let schemeEnd = head.firstRange(of: "://"),
@@ -127,9 +127,20 @@ public struct URLPattern: Sequence, Sendable, Equatable {
                 continue
             }
         }
-        let first = parts.map { $0.value(at: 0) }.joined()
-        if let problem = URLCheck.problem(first) {
-            throw .badURL(problem)
+        // The first expansion, and beside it each glob's last value and every list item (a port
+        // range can pass 65535 at its end, a list hold one bad item), as libcurl would parse them.
+        let first = parts.map { $0.value(at: 0) }
+        var checked = [first.joined()]
+        for (offset, part) in parts.enumerated() where part.size > 1 {
+            let indexes: [Int] = if case .list = part { Array(1..<part.size) } else { [part.size - 1] }
+            for index in indexes {
+                var values = first
+                values[offset] = part.value(at: index)
+                checked.append(values.joined())
+            }
+        }
+        for url in checked {
+            if let problem = URLCheck.problem(url) { throw .badURL(problem) }
         }
     }
 }

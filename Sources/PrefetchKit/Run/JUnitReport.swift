@@ -6,6 +6,8 @@
 public enum JUnitReport {
     public static func xml(job: String, sets: [SetTally], durationSeconds: Double, problems: [String] = []) -> String {
         let failures = sets.filter { $0.failed > 0 }.count
+        // A set that nothing was asked of while the run was cut short or stopped was never reached.
+        let isSkipped = { (set: SetTally) in Self.isSkipped(set) || (!problems.isEmpty && set.requested == 0) }
         let skipped = sets.filter(isSkipped).count
         let errors = problems.isEmpty ? 0 : 1
         let tests = sets.count + errors
@@ -28,7 +30,8 @@ public enum JUnitReport {
                 let more = set.failed > set.failures.count ? ["... and \(set.failed - set.failures.count) more"] : []
                 lines.append(#"      <failure message="\#(set.failed) of \#(counted(set.requested, "URL")) failed" type="prefetch">\#(escape((listed + more).joined(separator: "\n")))</failure>"#)
             } else if isSkipped(set) {
-                let message = set.skipped > 0 ? "\(counted(set.skipped, "URL")) not attempted" : "\(counted(set.requested, "URL")) not reached"
+                let message = set.skipped > 0 ? "\(counted(set.skipped, "URL")) not attempted"
+                    : set.requested > 0 ? "\(counted(set.requested, "URL")) not reached" : "not reached"
                 lines.append(#"      <skipped message="\#(message)"/>"#)
             }
             lines.append("    </testcase>")

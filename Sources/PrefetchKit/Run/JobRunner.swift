@@ -58,9 +58,11 @@ public final class JobRunner: Sendable {
         }
         let started = Date()
         var results: [RunOutcome] = []
-        // A job whose cache fails does not stop the next one, which may use another disk.
-        for job in jobs where stopSignal.load(ordering: .acquiring) == 0 {
-            results.append(try run(job))
+        // A job whose cache fails does not stop the next one, which may use another disk; a signal
+        // does (the jobs it kept from starting are reported with nothing done).
+        for job in jobs {
+            let signal = stopSignal.load(ordering: .acquiring)
+            results.append(signal == 0 ? try run(job) : Self.notStarted(job, stoppedBy: signal))
         }
         var combined = Self.combine(results, jobs: jobs, started: started)
         combined.outputFailures = writeReports(combined)
@@ -127,18 +129,26 @@ public final class JobRunner: Sendable {
     /// The outcome of a job whose cache could not be opened: nothing done, every URL requested, and
     /// the reason; the run goes on with its other jobs.
     private static func unopened(_ job: Job, cachePath: String, failure: CacheError) -> RunOutcome {
+        notDone(job, stoppedBy: nil, failure: failure, problems: [RunError.cache(path: cachePath, failure).description])
+    }
+
+    /// The outcome of a job that a signal kept from starting: nothing done, every URL requested.
+    private static func notStarted(_ job: Job, stoppedBy signal: Int32) -> RunOutcome {
+        notDone(job, stoppedBy: signal, failure: nil, problems: [])
+    }
+
+    private static func notDone(_ job: Job, stoppedBy signal: Int32?, failure: CacheError?, problems: [String]) -> RunOutcome {
         let plan = RunPlan(job: job)
         var totals = RunTotals()
         totals.requested = plan.count
         let report = RunReport(job: job.name, started: Date(), durationSeconds: 0, totals: totals, failures: [],
-                               outcome: RunReport.outcome(stoppedBy: nil, cutShort: true))
+                               outcome: RunReport.outcome(stoppedBy: signal, cutShort: true))
         let sets = plan.sets.map { set in
             var tally = SetTally(name: set.name)
             tally.requested = set.urls.count
             return tally
         }
-        return RunOutcome(report: report, sets: sets, problems: [RunError.cache(path: cachePath, failure).description],
-                          stoppedBy: nil, cacheFailure: failure)
+        return RunOutcome(report: report, sets: sets, problems: problems, stoppedBy: signal, cacheFailure: failure)
     }
 
     /// Writes the report and the JUnit file, each whatever became of the other; why each that could

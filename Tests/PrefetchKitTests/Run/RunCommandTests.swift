@@ -279,6 +279,40 @@ struct RunCommandTests {
         #expect(try readReport(report).totals.fetched == 1)
     }
 
+    @Test func aSignalDuringOneJobReportsTheJobsItKeptFromStarting() throws {
+        // Given a run of two job files, the first slow, each into a cache of its own
+        let harness = try RunHarness()
+        let first = try harness.job("first", defaults: ["concurrency": "1", "per_host": "1"],
+                                    sets: [harness.set("slow", ["/slow/3000?n=1", "/slow/3000?n=2"])])
+        let secondCache = harness.folder.path + "/second-cache"
+        let second = try harness.folder.write("second.yaml", """
+            version: 1
+            cache: { path: "\(secondCache)" }
+            network: { allow_private: true }
+            sets:
+              - { name: later, urls: ["\(harness.url("/ok/a"))", "\(harness.url("/ok/b"))", "\(harness.url("/ok/c"))"] }
+            """).path
+        let report = harness.folder.file("report.json").path
+        let junit = harness.folder.file("junit.xml").path
+        let process = try startRun(first, signals: "--default-signal=TERM", second, "--report", report, "--junit", junit)
+        usleep(1_000_000)
+
+        // When SIGTERM stops it during the first
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+
+        // Then the report counts the second job's URLs as requested and nothing else, and its set is
+        // skipped, never reached, in the JUnit file
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+        let written = try readReport(report)
+        #expect(written.outcome == "terminated")
+        #expect(written.totals.requested == 5 && written.totals.fetched == 0, "\(written.totals)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"name="later (3 URLs: 0 ok, 0 failed, 0 skipped)">"# + "\n" + #"      <skipped message="3 URLs not reached"/>"#),
+                "\(xml)")
+        #expect(!FileManager.default.fileExists(atPath: secondCache))
+    }
+
     @Test func aRunStartedUnderNohupFinishesThroughAHangup() throws {
         // Given a run started with SIGHUP ignored, as `nohup` starts it, that has stored some files
         let harness = try RunHarness()
