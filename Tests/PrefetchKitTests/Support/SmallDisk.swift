@@ -1,11 +1,11 @@
 import Foundation
 
 /// A disk of its own for one test: a tmpfs of `megabytes` (and at most `inodes` files and folders, when
-/// given) mounted at `mountPoint` in a private mount
-/// namespace (`unshare -m`, so the mount is gone when the steps end, whatever happens), where `steps`
-/// run one after the other. A step is a command line; `prefetchd` and `cache-filler` stand for the
-/// built executables, and `SmallDisk.fill` fills the disk to its last byte. Returns each step's outcome.
-/// Needs the right to mount (root, as the test suite's package installs already do).
+/// given) mounted at `mountPoint` in a private mount namespace (`unshare --map-root-user --mount`, so
+/// the mount is gone when the steps end, whatever happens), where `steps` run one after the other. A
+/// step is a command line; `prefetchd` and `cache-filler` stand for the built executables, and
+/// `SmallDisk.fill` fills the disk to its last byte. Returns each step's outcome. Needs root, or a
+/// kernel that lets users make their own namespaces (Debian's default).
 enum SmallDisk {
     static func run(megabytes: Int, inodes: Int? = nil, at mountPoint: String, steps: [[String]]) throws -> [Binary.Outcome] {
         let results = FileManager.default.temporaryDirectory.appendingPathComponent("small-disk-\(UUID().uuidString)")
@@ -21,10 +21,10 @@ enum SmallDisk {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", script.joined(separator: "\n")]
+        process.arguments = ["--map-root-user", "--mount", "/bin/sh", "-c", script.joined(separator: "\n")]
         let shell = try Binary.outcome(of: process)
         guard shell.status == 0 else {
-            throw SmallDiskError(message: "unshare -m with a tmpfs failed (status \(shell.status)): \(shell.stderr)")
+            throw SmallDiskError(message: "unshare with a tmpfs failed (status \(shell.status)): \(shell.stderr)")
         }
         return try steps.indices.map { number in
             func read(_ suffix: String) throws -> String {
