@@ -41,6 +41,32 @@ public enum ProcessTuning {
         setlocale(LC_CTYPE, "C.UTF-8")
     }
 
+    /// The signals that stop a run or a clean.
+    public static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Holds the stop signals back (blocked) in the calling thread and every thread it starts. Called
+    /// first in `main`, before any other thread exists: a stop signal that arrives before a command
+    /// has armed its handler (`SignalRelay`, through the dispatch source that reads it) waits for it,
+    /// instead of killing the process with no report, or being lost in between.
+    public static func holdStopSignals() {
+        var set = stopSignalSet
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Lets the stop signals through again in the calling thread, to their default actions: for the
+    /// commands that do not handle them, which Ctrl-C then ends at once.
+    public static func releaseStopSignals() {
+        var set = stopSignalSet
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    private static var stopSignalSet: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in stopSignals { sigaddset(&set, number) }
+        return set
+    }
+
     /// True when the process was started with `number` ignored: `nohup` ignores SIGHUP, and a shell
     /// ignores SIGINT for a job it starts in the background. A run keeps it ignored.
     public static func isIgnored(signal number: Int32) -> Bool {

@@ -10,6 +10,9 @@ struct CommandSpec: Sendable {
     let options: [OptionSpec]
     let examples: [String]
     let execute: @Sendable (ParsedArguments) throws -> ExitStatus
+    /// The command handles SIGINT, SIGTERM and SIGHUP itself (`SignalRelay`); for every other one they
+    /// are let through to their default actions as it starts.
+    var handlesStopSignals = false
 
     /// The option specs including the implicit `--help`.
     var allOptions: [OptionSpec] {

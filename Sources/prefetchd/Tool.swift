@@ -37,6 +37,7 @@ enum Tool {
             Console.error("prefetchd: unknown command '\(first)'\(hint)\n")
             return .usage
         }
+        if !spec.handlesStopSignals { ProcessTuning.releaseStopSignals() }
         let rest = Array(arguments.dropFirst())
         do {
             let parsed = try ArgumentParser(command: spec.name, options: spec.allOptions).parse(rest)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import PrefetchKit
 
+ProcessTuning.holdStopSignals()
 ProcessTuning.limitMallocArenas()
 ProcessTuning.batchScheduling()
 ProcessTuning.ignoreWriteSignals()

@@ -34,7 +34,8 @@ enum CleanCommand {
             "prefetchd clean --cache /var/cache/prefetchd --max-age 7d --max-size 2GiB",
             "prefetchd clean jobs/catalog.yaml --dry-run",
         ],
-        execute: execute
+        execute: execute,
+        handlesStopSignals: true
     )
 
     private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
@@ -55,6 +56,8 @@ enum CleanCommand {
         let dryRun = arguments.has("dry-run")
         // Stopped by a signal, a clean holds the room it let go back again before it exits; its
         // journal has the next clean finish what it began.
+        // A dry run changes nothing, so the signals end it at once.
+        if dryRun { ProcessTuning.releaseStopSignals() }
         let signals = dryRun ? nil : SignalRelay { number in
             try? SpaceReserve.restore(root: target.folder)
             _exit(128 + number)

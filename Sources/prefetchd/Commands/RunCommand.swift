@@ -39,7 +39,8 @@ enum RunCommand {
             "prefetchd run jobs/*.yaml --cache /var/cache/prefetchd --concurrency 32 --report run.json",
             "prefetchd run jobs/catalog.yaml --shard 2/4 --progress never --log-format json",
         ],
-        execute: execute
+        execute: execute,
+        handlesStopSignals: true
     )
 
     private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {

@@ -313,6 +313,26 @@ struct RunCommandTests {
         #expect(!FileManager.default.fileExists(atPath: secondCache))
     }
 
+    @Test func aSignalAsTheRunStartsIsNeverLost() throws {
+        // Given runs of a slow job, each sent SIGTERM 0 to 15 ms after it was started: before its
+        // handler is armed, while it is, and after
+        let harness = try RunHarness()
+        let job = try harness.job(defaults: ["concurrency": "1", "per_host": "1"],
+                                  sets: [harness.set("slow", (1...3).map { "/slow/300?n=\($0)" })])
+        var endings: [String] = []
+        for delay in 0..<16 {
+            let process = try startRun(job, signals: "--default-signal=TERM")
+            usleep(useconds_t(delay * 1_000))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            endings.append(process.terminationReason == .exit ? "exit \(process.terminationStatus)" : "killed")
+        }
+
+        // Then each was stopped: by the signal's default action before `main` began, or by the run
+        // itself (143); none ran its job to the end as if the signal never came
+        #expect(endings.allSatisfy { $0 == "killed" || $0 == "exit 143" }, "\(endings)")
+    }
+
     @Test func aRunStartedUnderNohupFinishesThroughAHangup() throws {
         // Given a run started with SIGHUP ignored, as `nohup` starts it, that has stored some files
         let harness = try RunHarness()
