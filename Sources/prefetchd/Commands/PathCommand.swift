@@ -35,6 +35,9 @@ enum PathCommand {
             Console.error("prefetchd path: not cached: \(redacted(url))\n")
             return .failures
         }
+        if cache.index.isSnapshot {
+            Console.error("prefetchd path: the use was not recorded: the cache's disk cannot be written to\n")
+        }
         do {
             try cache.flush(waitingAtMost: .seconds(1))
         } catch {

@@ -52,6 +52,7 @@ import Testing
         #expect(object["bytes"] as? Int == 6000)
         #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
         #expect(path.status == 0 && path.stdout.hasPrefix(cache + "/"), "\(path.stdout) \(path.stderr)")
+        #expect(path.stderr.hasPrefix("prefetchd path: the use was not recorded: "), "\(path.stderr)")
         #expect(fsck.status == 0, "\(fsck.stdout) \(fsck.stderr)")
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         // and a clean, which must write, either works (a full disk, where it says it could not hold its
