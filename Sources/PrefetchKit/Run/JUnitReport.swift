@@ -1,10 +1,13 @@
-/// `--junit FILE.xml`: one test case per set, so CI dashboards show a warm-cache step per set.
+/// `--junit FILE.xml`: one test case per set, so CI dashboards show a warm-cache step per set; its class
+/// is the set's job, so sets of the same name in two job files stay apart.
 /// A set with failed URLs is a failed case listing them; a set with nothing but skips, or with nothing
 /// done at all (its job's cache could not be used, or the run stopped before it), is skipped.
 /// A run cut short (`problems`: a URL file not read to its end, a cache that stopped taking writes)
 /// adds a case `run` in error, so the step is never green while work was left undone.
 public enum JUnitReport {
-    public static func xml(job: String, sets: [SetTally], durationSeconds: Double, problems: [String] = []) -> String {
+    public static func xml(job: String, sets jobSets: [(job: String, set: SetTally)], durationSeconds: Double,
+                           problems: [String] = []) -> String {
+        let sets = jobSets.map(\.set)
         let failures = sets.filter { $0.failed > 0 }.count
         // A set that nothing was asked of while the run was cut short or stopped was never reached.
         let isSkipped = { (set: SetTally) in Self.isSkipped(set) || (!problems.isEmpty && set.requested == 0) }
@@ -22,9 +25,9 @@ public enum JUnitReport {
             lines.append(#"      <error message="the run was cut short" type="prefetch">\#(escape(problems.joined(separator: "\n")))</error>"#)
             lines.append("    </testcase>")
         }
-        for set in sets {
+        for (setJob, set) in jobSets {
             let name = "\(set.name) (\(counted(set.requested, "URL")): \(set.succeeded) ok, \(set.failed) failed, \(set.skipped) skipped)"
-            lines.append(#"    <testcase classname="\#(escape(job))" name="\#(escape(name))">"#)
+            lines.append(#"    <testcase classname="\#(escape(setJob))" name="\#(escape(name))">"#)
             if set.failed > 0 {
                 let listed = set.failures.map { "\($0.url): \($0.reason)\($0.httpStatus.map { " (HTTP \($0))" } ?? "")" }
                 let more = set.failed > set.failures.count ? ["... and \(set.failed - set.failures.count) more"] : []

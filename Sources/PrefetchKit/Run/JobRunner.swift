@@ -20,6 +20,8 @@ public final class JobRunner: Sendable {
     public struct Result: Sendable {
         public var report: RunReport
         public var sets: [SetTally]
+        /// The name of the job each of `sets` belongs to, in the same order.
+        public var setJobs: [String]
         public var problems: [String]
         public var stoppedBy: Int32?
         /// A job's cache stopped taking writes part way (exit 3); later jobs still ran.
@@ -170,7 +172,7 @@ public final class JobRunner: Sendable {
         if let path = options.junitPath {
             let stopped = result.stoppedBy.map { ["the run was \(result.report.outcome) by \(Self.signalName($0))"] } ?? []
             files.append((path, {
-                Data(JUnitReport.xml(job: result.report.job, sets: result.sets,
+                Data(JUnitReport.xml(job: result.report.job, sets: Array(zip(result.setJobs, result.sets)),
                                      durationSeconds: result.report.durationSeconds, problems: result.problems + stopped).utf8)
             }))
         }
@@ -203,7 +205,9 @@ public final class JobRunner: Sendable {
             job: jobs.map(\.name).joined(separator: ", "), started: started,
             durationSeconds: Date().timeIntervalSince(started), totals: totals,
             failures: outcomes.flatMap(\.report.failures), outcome: outcome)
-        return Result(report: report, sets: outcomes.flatMap(\.sets), problems: outcomes.flatMap(\.problems),
+        // One outcome a job, in order (a job a signal kept from starting has one with nothing done).
+        let setJobs = zip(jobs, outcomes).flatMap { job, outcome in Array(repeating: job.name, count: outcome.sets.count) }
+        return Result(report: report, sets: outcomes.flatMap(\.sets), setJobs: setJobs, problems: outcomes.flatMap(\.problems),
                       stoppedBy: stoppedBy, cacheFailed: outcomes.contains { $0.cacheFailure != nil })
     }
 }

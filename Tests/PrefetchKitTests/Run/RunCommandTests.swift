@@ -333,6 +333,23 @@ struct RunCommandTests {
         #expect(endings.allSatisfy { $0 == "killed" || $0 == "exit 143" }, "\(endings)")
     }
 
+    @Test func setsOfOneNameInTwoJobFilesStayApartInJUnit() throws {
+        // Given two job files, each with a set named `images`
+        let harness = try RunHarness()
+        let one = try harness.job("one", sets: [harness.set("images", ["/ok/1"])])
+        let two = try harness.job("two", sets: [harness.set("images", ["/ok/2", "/missing/2"])])
+        let junit = harness.folder.file("junit.xml").path
+
+        // When both run
+        let outcome = try Binary.run(["run", one, two, "--junit", junit, "--progress", "never", "--quiet"])
+
+        // Then each set is a case of its own job's class
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testcase classname="one" name="images (1 URL: 1 ok, 0 failed, 0 skipped)">"#), "\(xml)")
+        #expect(xml.contains(#"<testcase classname="two" name="images (2 URLs: 1 ok, 1 failed, 0 skipped)">"#), "\(xml)")
+    }
+
     @Test func aRunStartedUnderNohupFinishesThroughAHangup() throws {
         // Given a run started with SIGHUP ignored, as `nohup` starts it, that has stored some files
         let harness = try RunHarness()
@@ -535,7 +552,7 @@ struct RunCommandTests {
         #expect(written.totals.fetched == 1)
         // and in the JUnit file the first job's set is skipped, not green
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testcase classname="first, second" name="a (2 URLs: 0 ok, 0 failed, 0 skipped)">"#
+        #expect(xml.contains(#"<testcase classname="first" name="a (2 URLs: 0 ok, 0 failed, 0 skipped)">"#
                              + "\n" + #"      <skipped message="2 URLs not reached"/>"#), "\(xml)")
         #expect(xml.contains(#"skipped="1""#), "\(xml)")
     }
