@@ -158,7 +158,7 @@ final class FetchLoop {
         )
         switch decision {
         case .retry(let delay):
-            mailbox.emit(.retrying(id: job.id, error: error, attempt: job.attempt, delay: delay, timings: settled.timings))
+            mailbox.emit(.retrying(id: job.id, error: error, attempt: job.attempt, delay: delay, elapsed: job.elapsed))
             var next = job
             next.attempt += 1
             schedule(next, due: clock.now.advanced(by: delay))

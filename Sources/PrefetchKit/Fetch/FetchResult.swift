@@ -84,7 +84,8 @@ public enum FetchEvent: Sendable {
     /// after the first attempt began, on the clock the result's `elapsed` is measured with.
     case response(id: FetchID, status: Int, headers: ResponseHeaders, elapsed: Duration)
     /// An attempt failed transiently; the next one starts after `delay`.
-    case retrying(id: FetchID, error: FetchError, attempt: Int, delay: Duration, timings: FetchTimings)
+    /// `elapsed`: since the first attempt began.
+    case retrying(id: FetchID, error: FetchError, attempt: Int, delay: Duration, elapsed: Duration)
     /// The request is settled; the same result goes to its completion.
     case finished(FetchResult)
 }

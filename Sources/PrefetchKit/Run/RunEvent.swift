@@ -19,9 +19,12 @@ public struct RunEvent: Sendable, Codable, Equatable {
     public var elapsedMs: Double?
     public var reason: String?
     public var attempt: Int?
+    /// For `retrying`: milliseconds until the next attempt starts.
+    public var delayMs: Double?
 
     public init(_ event: Kind, url: String, set: String, status: Int? = nil, bytes: Int64? = nil,
-                elapsedMs: Double? = nil, reason: String? = nil, attempt: Int? = nil, time: Date = Date()) {
+                elapsedMs: Double? = nil, reason: String? = nil, attempt: Int? = nil, delayMs: Double? = nil,
+                time: Date = Date()) {
         self.event = event
         self.time = (time.timeIntervalSince1970 * 1000).rounded() / 1000
         self.url = url
@@ -31,11 +34,13 @@ public struct RunEvent: Sendable, Codable, Equatable {
         self.elapsedMs = elapsedMs.map { ($0 * 10).rounded() / 10 }
         self.reason = reason
         self.attempt = attempt
+        self.delayMs = delayMs.map { $0.rounded() }
     }
 
     enum CodingKeys: String, CodingKey {
         case event, time, url, set, status, bytes, reason, attempt
         case elapsedMs = "elapsed_ms"
+        case delayMs = "delay_ms"
     }
 
     /// The event as one line of JSON, newline included.

@@ -35,10 +35,11 @@ final class TransferEvents: Sendable {
             // Measured on the network thread, as the finished event's time is: never more than it.
             log.record(RunEvent(.response, url: transfer.url, set: transfer.set, status: status,
                                 elapsedMs: elapsed.seconds * 1000))
-        case .retrying(let id, let error, let attempt, _, _):
+        case .retrying(let id, let error, let attempt, let delay, let elapsed):
             guard let transfer = transfers.withLock({ $0[id] }) else { return }
             log.record(RunEvent(.retrying, url: transfer.url, set: transfer.set, status: error.httpStatus,
-                                reason: error.reason, attempt: attempt))
+                                elapsedMs: elapsed.seconds * 1000, reason: error.reason, attempt: attempt,
+                                delayMs: delay.seconds * 1000))
         case .started:
             // A retry: `retrying` told of it.
             break

@@ -152,6 +152,8 @@ struct RunCommandTests {
         let retries = events.filter { $0.event == .retrying }
         #expect(retries.count == 1)
         #expect(retries.first?.status == 500)
+        // (it says how long the transfer has taken and how long until the next attempt)
+        #expect((retries.first?.delayMs ?? 0) >= 500 && retries.first?.elapsedMs != nil, "\(retries)")
         let finished = try #require(events.first { $0.event == .finished })
         #expect(finished.attempt == 2)
         // Its time covers both attempts and the backoff between them (1 s and more), as the response's does
