@@ -1,4 +1,4 @@
-// store-torture CACHE_DIR [native|sdwebimage]
+// store-torture CACHE_DIR [native|sdwebimage [KEYS]]
 // Stores entries into the cache in an endless loop, streaming each body in small chunks, so that a
 // SIGKILL lands in the middle of writes, renames and index transactions. Bodies are derived from the
 // key (see TortureBody in the crash test, which must stay identical) so a survivor can be checked.
@@ -7,13 +7,13 @@ import PrefetchKit
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: store-torture CACHE_DIR [native|sdwebimage]\n".utf8))
+    FileHandle.standardError.write(Data("usage: store-torture CACHE_DIR [native|sdwebimage [KEYS]]\n".utf8))
     exit(2)
 }
 let layout = arguments.count >= 3 ? CacheLayout(rawValue: arguments[2]) ?? .native : .native
 
-/// Number of distinct keys; a small pool so entries are overwritten often.
-let keyPool = 400
+/// Number of distinct keys (400 unless given); a small pool so entries are overwritten often.
+let keyPool = arguments.count >= 4 ? max(1, Int(arguments[3]) ?? 400) : 400
 
 func body(_ number: Int) -> [UInt8] {
     let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
