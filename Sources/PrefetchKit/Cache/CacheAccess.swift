@@ -11,15 +11,3 @@ public enum CacheAccess: Sendable {
     /// Clean it: the cache's `SpaceReserve` is let go first.
     case clean
 }
-
-extension CacheError {
-    /// True when the disk under the cache cannot take a write: mounted read-only, full, or over quota,
-    /// or SQLite could not open, write or make the index's files.
-    var isUnwritableDisk: Bool {
-        switch self {
-        case .fileSystem(_, _, let code): [EROFS, ENOSPC, EDQUOT].contains(code)
-        case .index(_, let code, _): [8, 10, 13, 14].contains(code & 0xff)  // READONLY, IOERR, FULL, CANTOPEN
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
-        }
-    }
-}

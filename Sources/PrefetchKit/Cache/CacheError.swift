@@ -27,6 +27,26 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the disk (or quota) had no room: a write's ENOSPC or EDQUOT, or the index's SQLITE_FULL.
+    var isDiskFull: Bool {
+        switch self {
+        case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
+        case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
+        }
+    }
+
+    /// True when the disk under the cache cannot take a write: full or over quota, mounted read-only,
+    /// or SQLite could not open, write or make the index's files.
+    var isUnwritableDisk: Bool {
+        if isDiskFull { return true }
+        switch self {
+        case .fileSystem(_, _, let code): return code == EROFS
+        case .index(_, let code, _): return [8, 10, 14].contains(code & 0xff)  // READONLY, IOERR, CANTOPEN
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .fileSystem(let operation, let path, let code):

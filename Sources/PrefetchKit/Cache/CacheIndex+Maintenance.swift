@@ -168,15 +168,6 @@ extension CacheError {
         guard case .index(_, let code, _) = self else { return false }
         return code & 0xff == 5 || code & 0xff == 6  // SQLITE_BUSY, SQLITE_LOCKED
     }
-
-    /// True when the disk (or quota) had no room: a write's ENOSPC or EDQUOT, or the index's SQLITE_FULL.
-    var isDiskFull: Bool {
-        switch self {
-        case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
-        case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
-        }
-    }
 }
 
 extension IndexConnection {

@@ -53,7 +53,7 @@ public final class DiskCache: Sendable {
         }
         try index.flush()
         // After the index, so that a disk with little room holds the index before the reserve.
-        if isNew { try? SpaceReserve.restore(root: root) }  // a cache made on a full disk has none until a clean
+        if isNew { cache.keepCleanReserve() }  // a cache made on a full disk has none until a clean
         return cache
     }
 
@@ -82,8 +82,8 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Makes whole again the room `clean` needs on a full disk (`SpaceReserve`), where a clean that was
-    /// killed let it go; a disk without room for it is left as it is. Called as a run starts.
+    /// Makes whole the room `clean` needs on a full disk (`SpaceReserve`): when the cache is made, and as
+    /// a run starts, where a clean that was killed let it go; a disk without room for it is left as it is.
     public func keepCleanReserve() {
         try? SpaceReserve.restore(root: root)
     }

@@ -9,9 +9,7 @@ public enum JUnitReport {
                            problems: [String] = []) -> String {
         let sets = jobSets.map(\.set)
         let failures = sets.filter { $0.failed > 0 }.count
-        // A set that nothing was asked of while the run was cut short or stopped was never reached.
-        let isSkipped = { (set: SetTally) in Self.isSkipped(set) || (!problems.isEmpty && set.requested == 0) }
-        let skipped = sets.filter(isSkipped).count
+        let skipped = sets.filter { isSkipped($0, cutShort: !problems.isEmpty) }.count
         let errors = problems.isEmpty ? 0 : 1
         let tests = sets.count + errors
         let time = seconds(durationSeconds)
@@ -32,7 +30,7 @@ public enum JUnitReport {
                 let listed = set.failures.map { "\($0.url): \($0.reason)\($0.httpStatus.map { " (HTTP \($0))" } ?? "")" }
                 let more = set.failed > set.failures.count ? ["... and \(set.failed - set.failures.count) more"] : []
                 lines.append(#"      <failure message="\#(set.failed) of \#(counted(set.requested, "URL")) failed" type="prefetch">\#(escape((listed + more).joined(separator: "\n")))</failure>"#)
-            } else if isSkipped(set) {
+            } else if isSkipped(set, cutShort: !problems.isEmpty) {
                 let message = set.skipped > 0 ? "\(counted(set.skipped, "URL")) not attempted"
                     : set.requested > 0 ? "\(counted(set.requested, "URL")) not reached" : "not reached"
                 lines.append(#"      <skipped message="\#(message)"/>"#)
@@ -44,9 +42,10 @@ public enum JUnitReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Nothing of the set succeeded or failed, and it had URLs.
-    private static func isSkipped(_ set: SetTally) -> Bool {
-        set.failed == 0 && set.succeeded == 0 && (set.skipped > 0 || set.requested > 0)
+    /// Nothing of the set succeeded or failed, and it had URLs, or the run was cut short or stopped
+    /// before it asked for any (never reached).
+    private static func isSkipped(_ set: SetTally, cutShort: Bool) -> Bool {
+        set.failed == 0 && set.succeeded == 0 && (set.skipped > 0 || set.requested > 0 || cutShort)
     }
 
     static func escape(_ text: String) -> String {
