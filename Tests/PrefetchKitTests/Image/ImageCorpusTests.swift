@@ -14,11 +14,10 @@ struct CorpusEntry: CustomStringConvertible, Sendable {
     var path: String { CorpusEntry.root + "/" + corpus + "/" + file }
     var description: String { corpus + "/" + file }
 
-    /// shared/corpus sits beside the repository: Tests/PrefetchKitTests/Image/<this file> -> repo -> ..
+    /// The vendored corpora: Tests/PrefetchKitTests/Image/<this file> -> Tests/Fixtures/corpus.
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus").path
+        .appendingPathComponent("Fixtures/corpus").path
 
     static let all: [CorpusEntry] = {
         let corpora = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
@@ -61,7 +60,7 @@ struct CorpusEntry: CustomStringConvertible, Sendable {
     ]
 
     @Test func corpusIsPresent() throws {
-        #expect(CorpusEntry.all.count >= 240, "expected the four shared corpora under \(CorpusEntry.root)")
+        #expect(CorpusEntry.all.count >= 240, "expected the four vendored corpora under \(CorpusEntry.root)")
         let verdicts = Set(CorpusEntry.all.map(\.expected))
         #expect(verdicts.isSubset(of: ["valid", "corrupt", "truncated", "bomb", "unsupported"]))
     }
