@@ -5,7 +5,6 @@ let package = Package(
     name: "prefetchd",
     products: [
         .executable(name: "prefetchd", targets: ["prefetchd"]),
-        .library(name: "PrefetchKit", targets: ["PrefetchKit"]),
     ],
     targets: [
         // C libraries from Debian's packages.

@@ -52,9 +52,6 @@ enum Tool {
         } catch let error as JobFileError {
             Console.error("\(error)\n")
             return .usage
-        } catch let error as NotAvailable {
-            Console.error("prefetchd \(error.description)\n")
-            return .usage
         } catch {
             Console.error("prefetchd \(spec.name): \(error)\n")
             return .environment

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a command will do with an existing cache it opens by its folder (`DiskCache.openExisting`).
-public enum CacheAccess: Sendable {
+package enum CacheAccess: Sendable {
     /// Read and write it: fsck --repair, a run.
     case write
     /// Only read it: stats, verify, path, fsck without --repair, a dry-run clean. On a disk it cannot

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Something `CacheChecker` found wrong between the index and the files.
-public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
+package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     /// An index row whose file is gone.
     case missingFile(relativePath: String)
     /// A file under a final name that the index does not know.
@@ -15,7 +15,7 @@ public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     /// The index's running totals (what `stats` and the size cap read) disagree with its rows.
     case totalsMismatch(keptEntries: Int, keptBytes: Int64, rowEntries: Int, rowBytes: Int64)
 
-    public var relativePath: String {
+    package var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
             .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path):
@@ -24,7 +24,7 @@ public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingFile(let path): "\(path): indexed but the file is missing."
         case .orphanFile(let path): "\(path): file is not in the index."
@@ -40,12 +40,12 @@ public enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The fsck engine: compares the index with the files, and repairs what it finds.
-public struct CacheChecker: Sendable {
-    public let cache: DiskCache
+package struct CacheChecker: Sendable {
+    package let cache: DiskCache
     /// Temp files older than this are abandoned (longer than any transfer can take).
-    public let staleTempAge: TimeInterval
+    package let staleTempAge: TimeInterval
 
-    public init(_ cache: DiskCache, staleTempAge: TimeInterval = 3600) {
+    package init(_ cache: DiskCache, staleTempAge: TimeInterval = 3600) {
         self.cache = cache
         self.staleTempAge = staleTempAge
     }
@@ -56,7 +56,7 @@ public struct CacheChecker: Sendable {
     /// without a format was stored by a `validate: none` set, which keeps whatever the server sent:
     /// fsck holds it to its size and checksum only, so that `--repair` never deletes what a job
     /// stored on purpose.
-    public func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
+    package func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
         var problems: [CacheProblem] = []
         var unindexed = Set(try cache.finalFiles())
@@ -82,7 +82,7 @@ public struct CacheChecker: Sendable {
     /// Fixes `problems`: rows without files are dropped, bad files are deleted with their rows,
     /// orphans get rows from the rescan code, stale temps are deleted; totals that disagree with the
     /// rows are computed again from them, after the other repairs.
-    public func repair(_ problems: [CacheProblem]) throws(CacheError) {
+    package func repair(_ problems: [CacheProblem]) throws(CacheError) {
         for problem in problems {
             switch problem {
             case .missingFile(let path):

@@ -1,36 +1,36 @@
 import Foundation
 
 /// One cached file as the index knows it.
-public struct CacheEntry: Sendable, Equatable {
+package struct CacheEntry: Sendable, Equatable {
     /// The URL it was fetched from; nil for a file found by a rescan.
-    public var url: String?
+    package var url: String?
     /// The cache key; nil for a file found by a rescan.
-    public var key: String?
+    package var key: String?
     /// The job set that first asked for it.
-    public var setName: String?
+    package var setName: String?
     /// Path inside the cache folder.
-    public var relativePath: String
+    package var relativePath: String
     /// Absolute path of the file.
-    public var path: String
-    public var size: Int64
-    public var format: ImageFormat?
-    public var width: Int?
-    public var height: Int?
-    public var etag: String?
-    public var lastModified: String?
+    package var path: String
+    package var size: Int64
+    package var format: ImageFormat?
+    package var width: Int?
+    package var height: Int?
+    package var etag: String?
+    package var lastModified: String?
     /// `xxh3:<hex>` of the body (XXH3-128).
-    public var checksum: String?
+    package var checksum: String?
     /// First fetch (creation).
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// Last fetch or revalidation.
-    public var modifiedAt: Date
+    package var modifiedAt: Date
     /// Last use (flushed in batches).
-    public var accessedAt: Date
+    package var accessedAt: Date
     /// Last time the origin confirmed it (200 or 304).
-    public var validatedAt: Date?
+    package var validatedAt: Date?
 
     /// The date `clock` measures this entry's age from.
-    public func date(by clock: ExpiryClock) -> Date {
+    package func date(by clock: ExpiryClock) -> Date {
         switch clock {
         case .access: accessedAt
         case .modification: modifiedAt
@@ -69,21 +69,21 @@ extension CacheEntry {
 }
 
 /// What the caller knows about a body it commits to the cache; size and checksum come from the file.
-public struct NewEntry: Sendable, Equatable {
-    public var url: String
-    public var key: String
-    public var setName: String?
+package struct NewEntry: Sendable, Equatable {
+    package var url: String
+    package var key: String
+    package var setName: String?
     /// Sniffed from the file's first bytes when nil, unless `unchecked`.
-    public var format: ImageFormat?
+    package var format: ImageFormat?
     /// A body stored without any check (a `validate: none` set): its row gets no format even when
     /// its bytes look like an image, and fsck then holds it to its size and checksum only.
-    public var unchecked = false
-    public var width: Int?
-    public var height: Int?
-    public var etag: String?
-    public var lastModified: String?
+    package var unchecked = false
+    package var width: Int?
+    package var height: Int?
+    package var etag: String?
+    package var lastModified: String?
 
-    public init(
+    package init(
         url: String, key: String, setName: String? = nil, format: ImageFormat? = nil, width: Int? = nil,
         height: Int? = nil, etag: String? = nil, lastModified: String? = nil
     ) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything that can go wrong in the disk cache, its index and its checker.
-public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file-system call failed; `operation` names it, `errno` is the system's reason.
     case fileSystem(operation: String, path: String, errno: Int32)
     /// The cache folder was made with another layout than the one asked for.
@@ -19,7 +19,7 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// True when the error will not pass by itself: a full disk or quota, a file-size limit, an I/O
     /// error, a read-only file system, or any index error but a lock held by another connection.
-    public var isLasting: Bool {
+    package var isLasting: Bool {
         switch self {
         case .index: !isBusy
         case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
@@ -47,7 +47,7 @@ public enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .fileSystem(let operation, let path, let code):
             "Could not \(operation) \(path): \(String(cString: strerror(code)))."

@@ -3,8 +3,8 @@ import Foundation
 /// An exclusive `flock` on a file in the cache folder (`clean.lock`), held until released or the
 /// process ends (the kernel drops it when a killed process's descriptor closes, so a crash never
 /// leaves it stuck). The holder writes its pid into the file so a waiter can name it.
-public final class CacheFolderLock: Sendable {
-    public let path: String
+package final class CacheFolderLock: Sendable {
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {
@@ -19,7 +19,7 @@ public final class CacheFolderLock: Sendable {
 
     /// Takes the lock, polling every 50 ms for at most `wait` seconds; nil when another process still
     /// holds it then, with that process's pid if it wrote one.
-    public static func acquire(
+    package static func acquire(
         _ path: String, wait: TimeInterval
     ) throws(CacheError) -> Result<CacheFolderLock, LockHeld> {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -48,9 +48,9 @@ public final class CacheFolderLock: Sendable {
     }
 
     /// Another process holds the lock.
-    public struct LockHeld: Error, Sendable, Equatable {
-        public let path: String
+    package struct LockHeld: Error, Sendable, Equatable {
+        package let path: String
         /// The pid the holder wrote, when readable.
-        public let holder: Int32?
+        package let holder: Int32?
     }
 }

@@ -1,5 +1,5 @@
 /// A cache key and where its file lives inside the cache folder (`DiskCache.location(forKey:)`).
-public struct CacheLocation: Sendable, Equatable {
-    public let key: String
-    public let relativePath: String
+package struct CacheLocation: Sendable, Equatable {
+    package let key: String
+    package let relativePath: String
 }

@@ -4,15 +4,15 @@ import Synchronization
 /// The durable disk cache: bodies are written to files without a final name (unnamed files in their
 /// entry's folder, or named temp files in `<cache>/tmp/`), put under their final name whole, and
 /// recorded in the index in the same step. A reader never sees a partial file under a final name.
-public final class DiskCache: Sendable {
+package final class DiskCache: Sendable {
     /// Absolute path of the cache folder.
-    public let root: String
-    public let layout: CacheLayout
+    package let root: String
+    package let layout: CacheLayout
     /// fsync each body and its folder before the rename is recorded.
-    public let durable: Bool
-    public let index: CacheIndex
+    package let durable: Bool
+    package let index: CacheIndex
     /// True when open found an existing cache's index missing or unusable and rebuilt it from the files.
-    public let rebuiltIndex: Bool
+    package let rebuiltIndex: Bool
     private let tempCounter = Atomic<Int>(0)
 
     var tempFolder: String { root + "/tmp" }
@@ -27,7 +27,7 @@ public final class DiskCache: Sendable {
 
     /// Opens (creating when needed) the cache at `path`. A cache made with another layout is an error;
     /// a missing or corrupt index is rebuilt by scanning the files.
-    public static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
+    package static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try makeDirectoryAndParents(root)
         try refuseReadOnly(root)
@@ -60,7 +60,7 @@ public final class DiskCache: Sendable {
     /// Opens the cache at `path` with the layout it was made with; nil when no cache is there
     /// (nothing is created). For commands that work on a cache given only by its folder, `for` what
     /// they will do with it.
-    public static func openExisting(at path: String, for access: CacheAccess = .write) throws(CacheError) -> DiskCache? {
+    package static func openExisting(at path: String, for access: CacheAccess = .write) throws(CacheError) -> DiskCache? {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try refuseNonFolder(root)
         guard let layout = try CacheMarker.recordedLayout(root: root) else { return nil }
@@ -84,18 +84,18 @@ public final class DiskCache: Sendable {
 
     /// Makes whole the room `clean` needs on a full disk (`SpaceReserve`): when the cache is made, and as
     /// a run starts, where a clean that was killed let it go; a disk without room for it is left as it is.
-    public func keepCleanReserve() {
+    package func keepCleanReserve() {
         try? SpaceReserve.restore(root: root)
     }
 
     /// Where `key`'s file lives, relative to `root`.
-    public func relativePath(forKey key: String) -> String {
+    package func relativePath(forKey key: String) -> String {
         CacheFileNaming.relativePath(forKey: key, layout: layout)
     }
 
     /// `key` with its relative path, worked out once (a digest) for the lookup, the body file and the
     /// commit of one URL.
-    public func location(forKey key: String) -> CacheLocation {
+    package func location(forKey key: String) -> CacheLocation {
         CacheLocation(key: key, relativePath: relativePath(forKey: key))
     }
 
@@ -106,19 +106,19 @@ public final class DiskCache: Sendable {
     }
 
     /// A new empty temp file in `<cache>/tmp/`, named `<pid>-<counter>-<random>.part`.
-    public func makeTempFile() throws(CacheError) -> TempFile {
+    package func makeTempFile() throws(CacheError) -> TempFile {
         try TempFile(path: makeTempPath())
     }
 
     /// A new empty file for `key`'s body: unnamed, in the folder the entry will live in, when the file
     /// system can make one; otherwise a named temp file in `<cache>/tmp/`.
-    public func makeBodyFile(forKey key: String) throws(CacheError) -> TempFile {
+    package func makeBodyFile(forKey key: String) throws(CacheError) -> TempFile {
         try makeBodyFile(for: location(forKey: key))
     }
 
     /// As `makeBodyFile(forKey:)`; the file remembers the location, so its commit as that key does
     /// not work the path out again.
-    public func makeBodyFile(for location: CacheLocation) throws(CacheError) -> TempFile {
+    package func makeBodyFile(for location: CacheLocation) throws(CacheError) -> TempFile {
         let body = try makeBodyFile(in: folder(of: location.relativePath))
         body.location = location
         return body
@@ -143,11 +143,11 @@ public final class DiskCache: Sendable {
     }
 
     /// What a writer that checksummed a body as it wrote it knows about the file.
-    public struct Streamed: Sendable {
-        public var checksum: String
-        public var size: Int64
+    package struct Streamed: Sendable {
+        package var checksum: String
+        package var size: Int64
 
-        public init(checksum: String, size: Int64) {
+        package init(checksum: String, size: Int64) {
             self.checksum = checksum
             self.size = size
         }
@@ -158,7 +158,7 @@ public final class DiskCache: Sendable {
     /// writer that wrote it through `temp.path` `streamed` (of the same `ContentHasher`); without
     /// either the file is read back. fsyncs the file and its folder when `durable`.
     @discardableResult
-    public func commit(_ temp: TempFile, as entry: NewEntry, streamed: Streamed? = nil) throws(CacheError) -> CacheEntry {
+    package func commit(_ temp: TempFile, as entry: NewEntry, streamed: Streamed? = nil) throws(CacheError) -> CacheEntry {
         try temp.sync(durable: durable)
         let (checksum, size): (String, Int64)
         if let streamed {
@@ -209,7 +209,7 @@ public final class DiskCache: Sendable {
 
     /// Writes `data` through a temp file and commits it (tests, benchmarks, small bodies).
     @discardableResult
-    public func store(data: Data, as entry: NewEntry) throws(CacheError) -> CacheEntry {
+    package func store(data: Data, as entry: NewEntry) throws(CacheError) -> CacheEntry {
         let temp = try makeBodyFile(forKey: entry.key)
         try temp.write(data)
         return try commit(temp, as: entry)
@@ -217,14 +217,14 @@ public final class DiskCache: Sendable {
 
     /// The entry for `key` when its file is present with the recorded size; otherwise nil, and a stale
     /// row is dropped. Does not count as a use: call `touch(key:)` for that.
-    public func lookup(key: String) throws(CacheError) -> CacheEntry? {
+    package func lookup(key: String) throws(CacheError) -> CacheEntry? {
         try lookup(location(forKey: key))
     }
 
     /// As `lookup(key:)`, for a location already worked out. With `committedOnly` the row is read as
     /// last committed, without waiting for stores in progress: an entry stored in this process within
     /// the last batch (a quarter second) may not be seen yet.
-    public func lookup(_ location: CacheLocation, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
+    package func lookup(_ location: CacheLocation, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
         let relativePath = location.relativePath
         guard let entry = try index.entry(relativePath: relativePath, committedOnly: committedOnly) else { return nil }
         var info = stat()
@@ -236,29 +236,29 @@ public final class DiskCache: Sendable {
     }
 
     /// Absolute path of `key`'s cached file, or nil when not cached; counts as a use.
-    public func path(forKey key: String) throws(CacheError) -> String? {
+    package func path(forKey key: String) throws(CacheError) -> String? {
         guard let entry = try lookup(key: key) else { return nil }
         try touch(key: key)
         return entry.path
     }
 
     /// Records a use of `key`; written in a batch, not one write per hit.
-    public func touch(key: String, at time: Date = Date()) throws(CacheError) {
+    package func touch(key: String, at time: Date = Date()) throws(CacheError) {
         try index.touch(relativePath: relativePath(forKey: key), at: time)
     }
 
     /// Records a 304 for `key`: new validators if given, modified and validated now.
-    public func markRevalidated(key: String, etag: String?, lastModified: String?, at time: Date = Date()) throws(CacheError) {
+    package func markRevalidated(key: String, etag: String?, lastModified: String?, at time: Date = Date()) throws(CacheError) {
         try index.markRevalidated(relativePath: relativePath(forKey: key), etag: etag, lastModified: lastModified, at: time)
     }
 
     /// Deletes `key`'s file and row.
-    public func remove(key: String) throws(CacheError) {
+    package func remove(key: String) throws(CacheError) {
         try remove(relativePath: relativePath(forKey: key))
     }
 
     /// Deletes a file (if present) and its row.
-    public func remove(relativePath: String) throws(CacheError) {
+    package func remove(relativePath: String) throws(CacheError) {
         let path = root + "/" + relativePath
         guard unlink(path) == 0 || errno == ENOENT else { throw .fromErrno("remove", path) }
         try index.deleteEntry(relativePath: relativePath)
@@ -266,13 +266,13 @@ public final class DiskCache: Sendable {
 
     /// Forgets the uses recorded and not yet written: after a flush that gave up, so that closing the
     /// cache does not wait to try again.
-    public func forgetPendingUses() {
+    package func forgetPendingUses() {
         index.forgetPendingUses()
     }
 
     /// Commits batched index writes and access times, waiting at most `wait` for another connection's
     /// write lock (the index's own busy timeout when nil).
-    public func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
+    package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
         try index.flush(waitingAtMost: wait)
     }
 
@@ -326,9 +326,10 @@ public final class DiskCache: Sendable {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .fromErrno("open", path) }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: CacheMagicBytes.length)
+        var bytes = [UInt8](repeating: 0, count: ImageSniffer.prefixLength)
         let count = read(fd, &bytes, bytes.count)
         guard count >= 0 else { throw .fromErrno("read", path) }
-        return CacheMagicBytes.format(of: Array(bytes.prefix(count)))
+        guard case .image(let format) = ImageSniffer.sniff(bytes.prefix(count)) else { return nil }
+        return format
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// On a copy-on-write file system that does not reserve blocks for `fallocate` (ZFS) the file holds no
 /// space; nothing else depends on it.
-public enum SpaceReserve {
+package enum SpaceReserve {
     static let name = "clean.reserve"
     /// Room for the index's shared-memory file, a 4,000-path journal and a batch's first index pages.
     static let size: Int64 = 2 << 20
@@ -22,13 +22,13 @@ public enum SpaceReserve {
     static func path(root: String, _ name: String = name) -> String { root + "/tmp/" + name }
 
     /// Frees the reserve of the cache at `root`, as much of it as is there.
-    public static func release(root: String) {
+    package static func release(root: String) {
         for name in names { unlink(path(root: root, name)) }
     }
 
     /// Makes the reserve whole where it is not; where that fails (no room on the disk, or something else
     /// under one of its names), leaves no part of the space file and throws why.
-    public static func restore(root: String) throws(CacheError) {
+    package static func restore(root: String) throws(CacheError) {
         for name in names.dropFirst() {
             let descriptor = open(path(root: root, name), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw .fromErrno("create", path(root: root, name)) }

@@ -9,14 +9,14 @@ import Foundation
 /// or an unnamed file (`O_TMPFILE`) made in the folder its entry will live in. An unnamed file has no
 /// name to leave behind after a crash, and it is put in place with `linkat` inside its own folder, so
 /// a store takes no cross-folder rename lock and its inode is allocated beside its final name.
-public final class TempFile {
+package final class TempFile {
     /// A path that opens this file: the named file, or `/proc/self/fd/N` for an unnamed one.
-    public let path: String
+    package let path: String
     /// The file as a person should read it in a message: its path, or for an unnamed one the folder
     /// it is in.
-    public let shownPath: String
+    package let shownPath: String
     /// Bytes written so far through `write`.
-    public private(set) var byteCount: Int64 = 0
+    package private(set) var byteCount: Int64 = 0
     private(set) var descriptor: Int32
     /// False for an `O_TMPFILE` file, which has no name until it is placed.
     let isNamed: Bool
@@ -59,7 +59,7 @@ public final class TempFile {
     }
 
     /// Appends `bytes` to the file and to the checksum.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(CacheError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(CacheError) {
         guard descriptor >= 0 else { throw .tempFileClosed(path: path) }
         var offset = 0
         while offset < bytes.count {
@@ -74,7 +74,7 @@ public final class TempFile {
         byteCount += Int64(bytes.count)
     }
 
-    public func write(_ data: Data) throws(CacheError) {
+    package func write(_ data: Data) throws(CacheError) {
         // Data.withUnsafeBytes rethrows untyped errors; carry the typed one out in a Result.
         let result = data.withUnsafeBytes { bytes in Result { () throws(CacheError) in try write(bytes) } }
         try result.get()

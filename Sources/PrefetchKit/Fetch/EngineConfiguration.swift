@@ -1,17 +1,17 @@
 /// How the engine as a whole behaves; per-request options live in `FetchRequest`.
-public struct EngineConfiguration: Sendable {
+package struct EngineConfiguration: Sendable {
     /// Transfers in flight at once, over all hosts.
-    public var concurrency: Int
+    package var concurrency: Int
     /// Transfers in flight at once to one host.
-    public var perHost: Int
+    package var perHost: Int
     /// Told of every state change, in order, on the engine's delivery queue (never on the network
     /// thread). It should return quickly: completions wait behind it.
-    public var onEvent: (@Sendable (FetchEvent) -> Void)?
+    package var onEvent: (@Sendable (FetchEvent) -> Void)?
     /// At most this many body chunks (`BodyWriter.chunkSize` each) exist at once, filled or being
     /// written; beyond them the network thread writes bodies itself.
     var bodyChunkLimit: Int
 
-    public init(concurrency: Int = 16, perHost: Int = 6, onEvent: (@Sendable (FetchEvent) -> Void)? = nil) {
+    package init(concurrency: Int = 16, perHost: Int = 6, onEvent: (@Sendable (FetchEvent) -> Void)? = nil) {
         self.concurrency = max(concurrency, 1)
         self.perHost = max(perHost, 1)
         self.onEvent = onEvent

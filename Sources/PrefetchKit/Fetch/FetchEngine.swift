@@ -14,12 +14,12 @@ internal import CCurl
 /// The destination file of a request exists after its result only when the outcome is a success of kind
 /// `.ok`; the engine removes it in every other case, cancellation and shutdown included. A file handed
 /// over as `destinationDescriptor` stays the caller's to keep or drop.
-public final class FetchEngine: Sendable {
+package final class FetchEngine: Sendable {
     private let mailbox: Mailbox
     private let writer: BodyWriter
     private let exited = DispatchGroup()
 
-    public init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
+    package init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
         try initializeCurl()
         let mailbox = Mailbox(onEvent: configuration.onEvent)
         self.mailbox = mailbox
@@ -58,7 +58,7 @@ public final class FetchEngine: Sendable {
     /// with its result. `register` is given the request's id before it is queued, so whatever it files
     /// the id with is there for the request's first event.
     @discardableResult
-    public func submit(_ request: FetchRequest, register: (FetchID) -> Void = { _ in },
+    package func submit(_ request: FetchRequest, register: (FetchID) -> Void = { _ in },
                        completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
         let job = PendingFetch(id: mailbox.newID(), request: request, completion: completion)
         register(job.id)
@@ -69,7 +69,7 @@ public final class FetchEngine: Sendable {
     }
 
     /// Fetches and waits for the result. Cancelling the task cancels the transfer.
-    public func fetch(_ request: FetchRequest) async -> FetchResult {
+    package func fetch(_ request: FetchRequest) async -> FetchResult {
         let pending = PendingCancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -87,20 +87,20 @@ public final class FetchEngine: Sendable {
 
     /// Stops one request: in flight (its file removed), waiting, or between retries. It completes with
     /// `cancelled`; a request already settled is not affected.
-    public func cancel(_ id: FetchID) {
+    package func cancel(_ id: FetchID) {
         _ = mailbox.post(.cancel(id))
     }
 
     /// Stops every request submitted so far (for SIGINT): transfers in flight are aborted and their files
     /// removed, and all complete with `cancelled`. The engine stays usable.
-    public func cancelAll() {
+    package func cancelAll() {
         _ = mailbox.post(.cancelAll)
     }
 
     /// Stops the network thread after failing everything left with `engineStopped` and removing the
     /// files of transfers in flight. Returns once the thread has exited and, unless called from a
     /// completion, once every completion has run. Later submissions complete with `engineStopped`.
-    public func shutdown() {
+    package func shutdown() {
         _ = mailbox.post(.stop)
         exited.wait()
         if !writer.isCurrentThreadWriter {

@@ -2,7 +2,7 @@ internal import Glibc
 
 /// Why a transfer failed. `reason` is a stable name for reports and the failure ledger; the description
 /// is one plain sentence that keeps libcurl's own message and never shows a password.
-public enum FetchError: Error, Sendable, Equatable {
+package enum FetchError: Error, Sendable, Equatable {
     /// The server answered with a status that is neither 2xx nor 304.
     case http(status: Int)
     /// The transfer, the connection or the data flow took too long (total, connect or low-speed limit).
@@ -39,7 +39,7 @@ public enum FetchError: Error, Sendable, Equatable {
     /// A stable name: `http_404`, `http_410`, `http_status`, `timeout`, `connect_failed`, `dns`, `reset`,
     /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `blocked_network`, `invalid_request`,
     /// `destination`, `curl_error`, `cancelled`, `engine_stopped`.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .http(let status) where status == 404 || status == 410: "http_\(status)"
         case .http: "http_status"
@@ -62,13 +62,13 @@ public enum FetchError: Error, Sendable, Equatable {
     }
 
     /// The HTTP status behind the failure, when the server answered.
-    public var httpStatus: Int? {
+    package var httpStatus: Int? {
         if case .http(let status) = self { status } else { nil }
     }
 }
 
 extension FetchError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .http(let status): "The server answered with HTTP status \(status)."
         case .timeout(let message): "The transfer timed out: \(message)."

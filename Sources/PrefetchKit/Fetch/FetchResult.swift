@@ -1,56 +1,56 @@
 /// Identifies one submitted request for the whole of its life, retries included.
-public struct FetchID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public var description: String { "#\(rawValue)" }
+package struct FetchID: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
+    package var description: String { "#\(rawValue)" }
 }
 
 /// The end of a request: its outcome after every attempt.
-public struct FetchResult: Sendable {
-    public let id: FetchID
+package struct FetchResult: Sendable {
+    package let id: FetchID
     /// The requested URL, redacted.
-    public let url: String
+    package let url: String
     /// Success (`.ok` with the body in the destination file, or `.notModified`) or why it failed.
-    public let outcome: Result<FetchResponse, FetchError>
+    package let outcome: Result<FetchResponse, FetchError>
     /// How many attempts were made (1 when the first one settled it).
-    public let attempts: Int
+    package let attempts: Int
     /// The timings of the last attempt.
-    public let timings: FetchTimings
+    package let timings: FetchTimings
     /// From the start of the first attempt to this result: every attempt, backoff and the body's last
     /// write included; zero when no attempt began.
-    public let elapsed: Duration
+    package let elapsed: Duration
 }
 
 /// A successful response.
-public struct FetchResponse: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct FetchResponse: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// 2xx: the body is in the destination file.
         case ok
         /// 304: the cached copy is still good; no file was kept.
         case notModified
     }
 
-    public let kind: Kind
-    public let status: Int
+    package let kind: Kind
+    package let status: Int
     /// The URL after redirects, redacted.
-    public let finalURL: String
-    public let headers: ResponseHeaders
+    package let finalURL: String
+    package let headers: ResponseHeaders
     /// Body bytes received (and written to the destination for `.ok`).
-    public let bytes: Int64
+    package let bytes: Int64
     /// The body's checksum (`ContentHasher`), computed as it streamed, when the request asked for it.
-    public var checksum: String? = nil
+    package var checksum: String? = nil
     /// The body's first `FetchRequest.keptHeadBytes` bytes (fewer when it is shorter), kept in memory
     /// as they streamed, so a header check does not read the file back.
-    public var head: [UInt8] = []
+    package var head: [UInt8] = []
 }
 
 /// The response headers the cache and the retry policy care about.
-public struct ResponseHeaders: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public var contentType: String?
-    public var retryAfter: String?
+package struct ResponseHeaders: Sendable, Equatable {
+    package var etag: String?
+    package var lastModified: String?
+    package var contentType: String?
+    package var retryAfter: String?
 
-    public init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, retryAfter: String? = nil) {
+    package init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, retryAfter: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
         self.contentType = contentType
@@ -59,17 +59,17 @@ public struct ResponseHeaders: Sendable, Equatable {
 }
 
 /// Where the time of one attempt went, from libcurl's own clock (all measured from the attempt's start).
-public struct FetchTimings: Sendable, Equatable {
+package struct FetchTimings: Sendable, Equatable {
     /// Until the transfer finished or failed.
-    public var total: Duration
+    package var total: Duration
     /// Until the TCP connection was made.
-    public var connect: Duration
+    package var connect: Duration
     /// Until the first response byte arrived.
-    public var startTransfer: Duration
+    package var startTransfer: Duration
 
-    public static let zero = FetchTimings(total: .zero, connect: .zero, startTransfer: .zero)
+    package static let zero = FetchTimings(total: .zero, connect: .zero, startTransfer: .zero)
 
-    public init(total: Duration, connect: Duration, startTransfer: Duration) {
+    package init(total: Duration, connect: Duration, startTransfer: Duration) {
         self.total = total
         self.connect = connect
         self.startTransfer = startTransfer
@@ -77,7 +77,7 @@ public struct FetchTimings: Sendable, Equatable {
 }
 
 /// What the engine reports as transfers move along, in order per request, for logs and progress.
-public enum FetchEvent: Sendable {
+package enum FetchEvent: Sendable {
     /// An attempt began (attempt 1 is the first).
     case started(id: FetchID, url: String, attempt: Int)
     /// The final response's status line and headers arrived (redirects are not reported), `elapsed`

@@ -3,15 +3,15 @@ internal import Glibc
 /// The job's `network:` rules, checked by libcurl's pre-request callback on every request of a
 /// transfer, redirects included, once the connection is made: the host of the URL about to be
 /// requested against `allow_hosts` / `deny_hosts`, and the address actually connected to against
-/// `allow_private` (so a public name that resolves to 127.0.0.1 is refused too).
-public struct NetworkPolicy: Sendable, Equatable {
-    public var allowPrivate: Bool
+/// `allow_private` (so a package name that resolves to 127.0.0.1 is refused too).
+package struct NetworkPolicy: Sendable, Equatable {
+    package var allowPrivate: Bool
     /// Host patterns: `cdn.example.com` exactly, or `*.example.com` for any name below example.com.
     /// Empty: any host.
-    public var allowHosts: [String]
-    public var denyHosts: [String]
+    package var allowHosts: [String]
+    package var denyHosts: [String]
 
-    public init(allowPrivate: Bool = true, allowHosts: [String] = [], denyHosts: [String] = []) {
+    package init(allowPrivate: Bool = true, allowHosts: [String] = [], denyHosts: [String] = []) {
         self.allowPrivate = allowPrivate
         self.allowHosts = allowHosts
         self.denyHosts = denyHosts
@@ -21,7 +21,7 @@ public struct NetworkPolicy: Sendable, Equatable {
     var restricts: Bool { !allowPrivate || !allowHosts.isEmpty || !denyHosts.isEmpty }
 
     /// Why a request to `host` over a connection to `address` is refused; nil when allowed.
-    public func refusal(host: String, address: String) -> String? {
+    package func refusal(host: String, address: String) -> String? {
         let host = host.lowercased()
         if denyHosts.contains(where: { Self.matches(host, $0) }) {
             return "host \(host) is in network.deny_hosts"

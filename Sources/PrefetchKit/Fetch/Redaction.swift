@@ -2,7 +2,7 @@
 ///
 /// `https://shop:secret@cdn.example.com/a.jpg` becomes `https://shop:***@cdn.example.com/a.jpg`.
 /// A URL without a password comes back unchanged.
-public func redacted(_ url: String) -> String {
+package func redacted(_ url: String) -> String {
     guard let password = passwordRange(in: url) else { return url }
     return url.replacingCharacters(in: password, with: "***")
 }

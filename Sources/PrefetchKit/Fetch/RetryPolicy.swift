@@ -7,23 +7,23 @@ internal import CCurl
 /// 500, 502, 503, 504. Everything else is permanent. Waits grow from `baseDelay`, doubling per attempt,
 /// plus up to `jitter` of themselves at random, never past `maxDelay`; a `Retry-After` header
 /// (delta-seconds or HTTP-date) replaces the backoff, capped at `maxRetryAfter`.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// Attempts after the first one.
-    public var retries: Int
-    public var baseDelay: Duration
-    public var maxDelay: Duration
-    public var maxRetryAfter: Duration
+    package var retries: Int
+    package var baseDelay: Duration
+    package var maxDelay: Duration
+    package var maxRetryAfter: Duration
     /// The largest random share added to a backoff delay, from 0 (none) to 1 (up to double).
-    public var jitter: Double
+    package var jitter: Double
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case retry(after: Duration)
         case giveUp
     }
 
-    public static let transientStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package static let transientStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
-    public init(
+    package init(
         retries: Int = 2,
         baseDelay: Duration = .seconds(1),
         maxDelay: Duration = .seconds(600),
@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable, Equatable {
         self.jitter = jitter
     }
 
-    public static func isTransient(_ error: FetchError) -> Bool {
+    package static func isTransient(_ error: FetchError) -> Bool {
         switch error {
         case .http(let status): transientStatuses.contains(status)
         case .timeout, .connectFailed, .dns, .reset, .truncatedBody: true
@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// a while: a status that is not transient, a body too large, a redirect loop, a refused protocol,
     /// network or TLS, a bad request. Not a local trouble such as a full disk (`destination`), an
     /// unknown libcurl error, or a stop: the next run tries those keys again.
-    public static func isPermanent(_ error: FetchError) -> Bool {
+    package static func isPermanent(_ error: FetchError) -> Bool {
         switch error {
         case .http(let status): !transientStatuses.contains(status)
         case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest: true
@@ -60,7 +60,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Whether to try again after attempt number `attempt` (1 for the first) failed with `error`.
     /// `randomUnit` is a number in 0..<1 that picks the jitter.
-    public func decision(
+    package func decision(
         after error: FetchError, attempt: Int, retryAfter: String?, now: Date, randomUnit: Double
     ) -> Decision {
         guard attempt <= retries, Self.isTransient(error) else { return .giveUp }
@@ -71,7 +71,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// `baseDelay` doubled for each attempt after the first, plus jitter, at most `maxDelay`.
-    public func backoff(afterAttempt attempt: Int, randomUnit: Double) -> Duration {
+    package func backoff(afterAttempt attempt: Int, randomUnit: Double) -> Duration {
         let doublings = Double(min(max(attempt - 1, 0), 62))
         let nominal = min(baseDelay / .seconds(1) * pow(2, doublings), maxDelay / .seconds(1))
         let spread = nominal * jitter * min(max(randomUnit, 0), 1)
@@ -80,7 +80,7 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The wait a `Retry-After` value asks for: delta-seconds, or an HTTP-date minus `now` (zero when
     /// past). Nil when the value is neither.
-    public static func delay(retryAfter value: String, now: Date) -> Duration? {
+    package static func delay(retryAfter value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
             return Int(trimmed).map { .seconds($0) }

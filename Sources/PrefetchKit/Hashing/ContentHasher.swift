@@ -1,4 +1,3 @@
-internal import CCrypto
 internal import CXXHash
 import Foundation
 
@@ -9,11 +8,11 @@ import Foundation
 /// The checksum only has to catch damage (a torn write, a flipped block), not an adversary, and
 /// XXH3 does that about eight times faster than SHA-256 (measured: 13 GB/s against 1.5 GB/s with
 /// SHA-NI), which matters on the network thread. SHA-256 stays for the file names.
-public final class ContentHasher {
+package final class ContentHasher {
     private let state: OpaquePointer
     private var finished = false
 
-    public init() {
+    package init() {
         // XXH3_createState only fails when malloc does; that is not recoverable here.
         guard let state = XXH3_createState(), XXH3_128bits_reset(state) == XXH_OK else {
             fatalError("libxxhash could not set up XXH3")
@@ -26,7 +25,7 @@ public final class ContentHasher {
     }
 
     /// Adds `bytes` to the checksum.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         precondition(!finished, "ContentHasher updated after finalize")
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         guard XXH3_128bits_update(state, base, bytes.count) == XXH_OK else {
@@ -34,12 +33,12 @@ public final class ContentHasher {
         }
     }
 
-    public func update(_ data: Data) {
+    package func update(_ data: Data) {
         data.withUnsafeBytes { update($0) }
     }
 
     /// The checksum of everything fed so far, as `xxh3:<lowercase hex>`; the hasher is spent afterwards.
-    public func finalize() -> String {
+    package func finalize() -> String {
         precondition(!finished, "ContentHasher finalized twice")
         finished = true
         var canonical = XXH128_canonical_t()
@@ -82,39 +81,3 @@ public final class ContentHasher {
 
 @available(*, unavailable)
 extension ContentHasher: Sendable {}
-
-/// One-shot digests used for file names.
-enum CacheDigest {
-    static func sha256Hex(_ text: String) -> String { digestHex(text, EVP_sha256()) }
-
-    static func md5Hex(_ text: String) -> String { digestHex(text, EVP_md5()) }
-
-    static func hex(_ bytes: some Collection<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            var index = 0
-            for byte in bytes {
-                out[index] = hexDigit(byte >> 4)
-                out[index + 1] = hexDigit(byte & 0x0f)
-                index += 2
-            }
-            return index
-        }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
-
-    private static func digestHex(_ text: String, _ md: OpaquePointer?) -> String {
-        var text = text
-        return text.withUTF8 { utf8 in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
-                var length: UInt32 = 0
-                guard EVP_Digest(utf8.baseAddress, utf8.count, digest.baseAddress, &length, md, nil) == 1 else {
-                    fatalError("libcrypto could not compute a digest")
-                }
-                return hex(UnsafeBufferPointer(rebasing: digest[..<Int(length)]))
-            }
-        }
-    }
-}

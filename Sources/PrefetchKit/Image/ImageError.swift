@@ -1,6 +1,6 @@
 /// Why a downloaded body was refused as an image. `reason` is a stable name for reports and the
 /// failure ledger; `description` is one plain sentence that keeps libpng's or libjpeg's own words.
-public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body has no bytes (SDWebImage: "image data is nil").
     case empty
     /// The body is longer than `max_bytes`.
@@ -29,7 +29,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the rejection is the body's own, so that later runs may skip its URL; not when the file
     /// could not be read back or the decoder failed for a reason of its own.
-    public var isTheBodysOwn: Bool {
+    package var isTheBodysOwn: Bool {
         switch self {
         case .unreadable, .decoderFailed: false
         default: true
@@ -37,7 +37,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The stable name of this kind of rejection.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .empty: "empty"
         case .tooLarge: "too_large"
@@ -54,7 +54,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty:
             "image data is nil (the body is empty)"

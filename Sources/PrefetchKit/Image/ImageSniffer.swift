@@ -1,5 +1,5 @@
 /// What the first bytes of a body say it is.
-public enum SniffResult: Sendable, Equatable {
+package enum SniffResult: Sendable, Equatable {
     /// A format prefetchd handles.
     case image(ImageFormat)
     /// A recognisable image format prefetchd does not handle, by its usual name ("BMP", "TIFF", ...).
@@ -10,11 +10,11 @@ public enum SniffResult: Sendable, Equatable {
 
 /// Recognises image formats by their magic bytes only; file extensions and Content-Type are never
 /// consulted, since servers lie about both.
-public enum ImageSniffer {
+package enum ImageSniffer {
     /// How many leading bytes `sniff` looks at; pass at least this many when the body is longer.
-    public static let prefixLength = 32
+    package static let prefixLength = 32
 
-    public static func sniff(_ prefix: some Collection<UInt8>) -> SniffResult {
+    package static func sniff(_ prefix: some Collection<UInt8>) -> SniffResult {
         let bytes = Array(prefix.prefix(prefixLength))
         if let format = handledFormat(bytes) {
             return .image(format)

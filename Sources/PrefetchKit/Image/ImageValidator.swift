@@ -10,22 +10,22 @@
 ///
 /// A recognised format that `formats` leaves out is refused as `format_not_allowed`, apart from
 /// `unsupported`, which means prefetchd cannot handle the format at all.
-public struct ImageValidator: Sendable {
+package struct ImageValidator: Sendable {
     /// Pillow's decompression-bomb threshold.
-    public static let defaultMaxPixels = 89_478_485
+    package static let defaultMaxPixels = 89_478_485
     /// As libjpeg-turbo's `-maxscans` advice for untrusted progressive JPEGs.
-    public static let defaultMaxScans = 100
+    package static let defaultMaxScans = 100
 
-    public var level: ValidationLevel
-    public var formats: Set<ImageFormat>
+    package var level: ValidationLevel
+    package var formats: Set<ImageFormat>
     /// 0 means no pixel limit.
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// 0 means no byte limit.
-    public var maxBytes: Int64
+    package var maxBytes: Int64
     /// 0 means no limit on JPEG scans.
-    public var maxScans: Int
+    package var maxScans: Int
 
-    public init(
+    package init(
         level: ValidationLevel = .decode,
         formats: Set<ImageFormat> = Set(ImageFormat.allCases),
         maxPixels: Int = ImageValidator.defaultMaxPixels,
@@ -40,7 +40,7 @@ public struct ImageValidator: Sendable {
     }
 
     /// Validates a stored file without loading it whole; the decoders read it themselves.
-    public func validate(fileAt path: String) throws(ImageError) -> ImageInfo? {
+    package func validate(fileAt path: String) throws(ImageError) -> ImageInfo? {
         guard level != .none else { return nil }
         let info = try checkHeader(of: FileImageBytes(path: path))
         return try decode(info, .file(path))
@@ -48,14 +48,14 @@ public struct ImageValidator: Sendable {
 
     /// Validates a file of `size` bytes whose first bytes, `head`, the caller already holds: the
     /// header checks read from `head` and open the file only when they need more (or to decode).
-    public func validate(fileAt path: String, head: [UInt8], size: Int64) throws(ImageError) -> ImageInfo? {
+    package func validate(fileAt path: String, head: [UInt8], size: Int64) throws(ImageError) -> ImageInfo? {
         guard level != .none else { return nil }
         let info = try checkHeader(of: HeadedImageBytes(head: head, count: size, path: path))
         return try decode(info, .file(path))
     }
 
     /// Validates a body held in memory.
-    public func validate(data: [UInt8]) throws(ImageError) -> ImageInfo? {
+    package func validate(data: [UInt8]) throws(ImageError) -> ImageInfo? {
         guard level != .none else { return nil }
         let info = try checkHeader(of: MemoryImageBytes(bytes: data))
         return try decode(info, .memory(data))

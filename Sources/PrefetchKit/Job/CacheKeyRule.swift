@@ -2,7 +2,7 @@ import Foundation
 
 /// How a URL becomes a cache key (`cache_key:`), like SDWebImage's cacheKeyFilter.
 /// Two URLs with the same key are one cache entry.
-public enum CacheKeyRule: Sendable, Equatable {
+package enum CacheKeyRule: Sendable, Equatable {
     /// The absolute URL as written.
     case none
     /// Removes the named query parameters, keeping the others in order; `?` goes when none are left.
@@ -10,7 +10,7 @@ public enum CacheKeyRule: Sendable, Equatable {
     /// Drops the query and the fragment.
     case stripQuery
 
-    public func key(for url: String) -> String {
+    package func key(for url: String) -> String {
         switch self {
         case .none:
             return url

@@ -55,9 +55,8 @@ struct JobDecoder {
 
     /// "did you mean `x`?" when a close allowed key exists, otherwise the full list.
     static func suggestion(for key: String, among allowed: [String]) -> String {
-        let scored = allowed.map { (key: $0, distance: EditDistance.between(key, $0)) }
-        if let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= max(1, min(3, key.count / 3)) {
-            return "did you mean `\(best.key)`?"
+        if let best = EditDistance.closest(to: key, among: allowed) {
+            return "did you mean `\(best)`?"
         }
         return "allowed keys are " + allowed.map { "`\($0)`" }.joined(separator: ", ")
     }

@@ -1,17 +1,17 @@
 /// One problem found in a job file (or in a URL file it names), printed on one line as
 /// `FILE:LINE:COLUMN: key.path: what is wrong`.
-public struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
+package struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// The file the problem is in, as it was named.
-    public var file: String
+    package var file: String
     /// 1-based line; 0 when the problem is about the file as a whole.
-    public var line: Int
+    package var line: Int
     /// 1-based column; 0 when the problem is about the file as a whole.
-    public var column: Int
+    package var column: Int
     /// Where in the job the problem is, like `sets[2].url_pattern`; empty for a YAML syntax error.
-    public var keyPath: String
-    public var message: String
+    package var keyPath: String
+    package var message: String
 
-    public init(file: String, line: Int, column: Int, keyPath: String, message: String) {
+    package init(file: String, line: Int, column: Int, keyPath: String, message: String) {
         self.file = file
         self.line = line
         self.column = column
@@ -19,7 +19,7 @@ public struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         let place = line > 0 ? "\(file):\(line):\(column)" : file
         let path = keyPath.isEmpty ? "" : "\(keyPath): "
         return "\(place): \(path)\(message)"
@@ -27,12 +27,12 @@ public struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A job file that cannot be used, with every problem found in it.
-public struct JobFileError: Error, Sendable, CustomStringConvertible {
+package struct JobFileError: Error, Sendable, CustomStringConvertible {
     /// All problems, in file order; never empty.
-    public var diagnostics: [JobDiagnostic]
+    package var diagnostics: [JobDiagnostic]
 
     /// Sorts the diagnostics by line and column within each file, files in order of first mention.
-    public init(diagnostics: [JobDiagnostic]) {
+    package init(diagnostics: [JobDiagnostic]) {
         var fileOrder: [String: Int] = [:]
         for diagnostic in diagnostics where fileOrder[diagnostic.file] == nil {
             fileOrder[diagnostic.file] = fileOrder.count
@@ -45,7 +45,7 @@ public struct JobFileError: Error, Sendable, CustomStringConvertible {
     }
 
     /// One line per diagnostic.
-    public var description: String {
+    package var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 }

@@ -1,7 +1,7 @@
 internal import Glibc
 
 /// Loads and checks job files (version 1, see the design's job file section).
-public enum JobFile {
+package enum JobFile {
     /// Reads, parses and validates the job file at `path`.
     ///
     /// `${VAR}` references expand from `environment`, never from the process environment, so callers
@@ -11,14 +11,14 @@ public enum JobFile {
     ///
     /// - Throws: every problem found, each naming file, line, column and key path; a YAML syntax
     ///   error or a refused limit stops parsing, so it is then the only one.
-    public static func load(
+    package static func load(
         path: String, environment: [String: String], workingDirectory: String? = nil
     ) throws(JobFileError) -> Job {
         try load(path: path, environment: environment, workingDirectory: workingDirectory, limits: .standard)
     }
 
     /// Loads every file; when any is invalid, throws the problems of all of them together.
-    public static func loadAll(paths: [String], environment: [String: String]) throws(JobFileError) -> [Job] {
+    package static func loadAll(paths: [String], environment: [String: String]) throws(JobFileError) -> [Job] {
         var jobs: [Job] = []
         var diagnostics: [JobDiagnostic] = []
         for path in paths {
@@ -33,7 +33,7 @@ public enum JobFile {
     }
 
     /// What `prefetchd check` reports for a valid job file; see `load` for the rules.
-    public static func check(
+    package static func check(
         path: String, environment: [String: String], workingDirectory: String? = nil
     ) throws(JobFileError) -> JobSummary {
         try load(path: path, environment: environment, workingDirectory: workingDirectory).summary

@@ -1,93 +1,93 @@
 /// The fully resolved options of one set: built-in defaults, then the job's `defaults:`, then the
 /// set's own keys. `headers` merge name by name (ignoring case); every other key replaces.
-public struct JobOptions: Sendable, Equatable {
+package struct JobOptions: Sendable, Equatable {
     /// Transfers at once for this set, 1...1024.
-    public var concurrency = 16
+    package var concurrency = 16
     /// Transfers at once to one host, 1...concurrency. When no `per_host` is written anywhere it is
     /// 6, lowered to `concurrency` if that is smaller.
-    public var perHost = 6
-    public var order = QueueOrder.fifo
+    package var perHost = 6
+    package var order = QueueOrder.fifo
     /// Whole-transfer timeout; always above zero.
-    public var timeout = Duration.seconds(15)
+    package var timeout = Duration.seconds(15)
     /// Retries of transient failures, 0...100.
-    public var retries = 2
+    package var retries = 2
     /// Try URLs again even when the failure ledger says they failed for good.
-    public var retryFailed = false
-    public var refresh = RefreshPolicy.never
+    package var retryFailed = false
+    package var refresh = RefreshPolicy.never
     /// Request headers; names are unique ignoring case.
-    public var headers = ["Accept": "image/*,*/*;q=0.8"]
-    public var credentials: CredentialSettings?
-    public var cookies = false
+    package var headers = ["Accept": "image/*,*/*;q=0.8"]
+    package var credentials: CredentialSettings?
+    package var cookies = false
     /// Accept invalid TLS certificates.
-    public var insecureTLS = false
-    public var validate = ValidationLevel.decode
+    package var insecureTLS = false
+    package var validate = ValidationLevel.decode
     /// Accepted formats, without repeats, in the order written.
-    public var formats = ImageFormat.allCases
+    package var formats = ImageFormat.allCases
     /// Largest body accepted, above zero.
-    public var maxBytes: Int64 = 20 << 20
+    package var maxBytes: Int64 = 20 << 20
     /// Largest width x height accepted, above zero.
-    public var maxPixels = 89_478_485
+    package var maxPixels = 89_478_485
     /// How a URL becomes a cache key; `.none` keeps the URL as it is.
-    public var cacheKey = CacheKeyRule.none
+    package var cacheKey = CacheKeyRule.none
 
     /// The built-in defaults, used for every key a job file leaves out.
-    public init() {}
+    package init() {}
 }
 
 /// HTTP credentials; the password is read from the environment variable `passwordVariable` when the
 /// job is loaded and is never printed.
-public struct CredentialSettings: Sendable, Equatable, CustomStringConvertible {
-    public var username: String
-    public var passwordVariable: String
-    public var password: String
+package struct CredentialSettings: Sendable, Equatable, CustomStringConvertible {
+    package var username: String
+    package var passwordVariable: String
+    package var password: String
 
-    public init(username: String, passwordVariable: String, password: String) {
+    package init(username: String, passwordVariable: String, password: String) {
         self.username = username
         self.passwordVariable = passwordVariable
         self.password = password
     }
 
-    public var description: String { "\(username) (password from $\(passwordVariable))" }
+    package var description: String { "\(username) (password from $\(passwordVariable))" }
 }
 
 /// `cache:` — where the cache lives and how it is kept in bounds.
-public struct CacheSettings: Sendable, Equatable {
+package struct CacheSettings: Sendable, Equatable {
     /// Absolute path. A relative `cache.path` resolves against the current working directory
     /// at load time, not against the job file's folder.
-    public var path: String
-    public var layout = CacheLayout.native
+    package var path: String
+    package var layout = CacheLayout.native
     /// Size cap in bytes; 0 means no cap.
-    public var maxSize: Int64 = 0
+    package var maxSize: Int64 = 0
     /// Entries older than this expire; zero means never.
-    public var maxAge = Duration.seconds(7 * 86_400)
-    public var expireBy = ExpiryClock.access
+    package var maxAge = Duration.seconds(7 * 86_400)
+    package var expireBy = ExpiryClock.access
     /// Fraction of `maxSize` a trim goes down to, in (0, 1].
-    public var trimTo = 0.8
+    package var trimTo = 0.8
     /// fsync every stored file and its folder before the index row is written.
-    public var durable = false
+    package var durable = false
 
     /// The default path when `cache.path` is absent.
-    public static let defaultPath = ".prefetchd-cache"
+    package static let defaultPath = ".prefetchd-cache"
 
     /// The cache folder when none is named: `$PREFETCHD_CACHE_DIR` when set and not empty, else
     /// `defaultPath` (relative paths are the caller's to resolve).
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         environment["PREFETCHD_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath
     }
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 }
 
 /// `network:` — job-level address rules.
-public struct NetworkSettings: Sendable, Equatable {
+package struct NetworkSettings: Sendable, Equatable {
     /// False refuses loopback, private and link-local addresses (checked on the resolved IP).
-    public var allowPrivate = true
+    package var allowPrivate = true
     /// Host patterns a URL's host must match; empty allows any.
-    public var allowHosts: [String] = []
+    package var allowHosts: [String] = []
     /// Host patterns refused even when allowed.
-    public var denyHosts: [String] = []
+    package var denyHosts: [String] = []
 
-    public init() {}
+    package init() {}
 }

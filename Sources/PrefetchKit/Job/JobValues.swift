@@ -1,12 +1,12 @@
 /// Why a scalar could not be read as the value its key needs; becomes the message of a diagnostic.
-public struct ValueProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
+package struct ValueProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Parsers for the job file's duration and size spellings, also used by command-line options.
-public enum JobValues {
+package enum JobValues {
     private static let durationUnits: [(suffix: String, milliseconds: Int64)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
     ]
@@ -18,7 +18,7 @@ public enum JobValues {
     ]
 
     /// `500ms`, `15s`, `10m`, `2h`, `7d`, or a plain `0`.
-    public static func duration(_ text: String) throws(ValueProblem) -> Duration {
+    package static func duration(_ text: String) throws(ValueProblem) -> Duration {
         let (number, unit) = try split(text, what: "duration")
         if unit.isEmpty {
             guard number == 0 else {
@@ -35,7 +35,7 @@ public enum JobValues {
     }
 
     /// `512KiB`, `20MiB`, `2GiB`, `5MB` (powers of 10), plain bytes, or `0`; returns bytes.
-    public static func size(_ text: String) throws(ValueProblem) -> Int64 {
+    package static func size(_ text: String) throws(ValueProblem) -> Int64 {
         let (number, unit) = try split(text, what: "size")
         guard let scale = sizeUnits[unit] else {
             throw ValueProblem(message: "size `\(text)` has unknown unit `\(unit)`; use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB")

@@ -4,13 +4,13 @@
 ///
 /// Expansion follows curl: the leftmost glob varies slowest. URLs are produced one at a time and the
 /// count is the product of the glob sizes, so a pattern of millions of URLs costs no memory.
-public struct URLPattern: Sequence, Sendable, Equatable {
+package struct URLPattern: Sequence, Sendable, Equatable {
     /// Most URLs one pattern may expand to.
-    public static let maxExpansions = 100_000_000
+    package static let maxExpansions = 100_000_000
 
-    public let pattern: String
+    package let pattern: String
     /// How many URLs the pattern expands to.
-    public let count: Int
+    package let count: Int
     let parts: [Part]
 
     enum Part: Sendable, Equatable {
@@ -46,7 +46,7 @@ public struct URLPattern: Sequence, Sendable, Equatable {
 
     /// Parses and checks `pattern`: balanced globs, forward ranges of one kind, at most
     /// `maxExpansions` URLs, and an absolute http(s) URL with a host whatever the globs yield.
-    public init(_ pattern: String) throws(URLPatternError) {
+    package init(_ pattern: String) throws(URLPatternError) {
         self.pattern = pattern
         parts = try URLPatternParser(pattern).parse()
         var total = 1
@@ -61,12 +61,12 @@ public struct URLPattern: Sequence, Sendable, Equatable {
         try checkURLShape()
     }
 
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(parts: parts)
     }
 
     /// Walks the globs like an odometer, the rightmost glob turning fastest.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private let parts: [Part]
         private var indices: [Int]
         private var exhausted: Bool
@@ -77,7 +77,7 @@ public struct URLPattern: Sequence, Sendable, Equatable {
             self.exhausted = false
         }
 
-        public mutating func next() -> String? {
+        package mutating func next() -> String? {
             guard !exhausted else { return nil }
             var url = ""
             for (part, index) in zip(parts, indices) {

@@ -1,5 +1,5 @@
 /// What is wrong with a `url_pattern`; each case prints as one sentence.
-public enum URLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum URLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A `[` or `{` at this 1-based character position is never closed.
     case unclosed(Character, position: Int)
     /// A `]` or `}` at this position closes nothing.
@@ -15,7 +15,7 @@ public enum URLPatternError: Error, Sendable, Equatable, CustomStringConvertible
     case notHTTP
     case badURL(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unclosed(let open, let position): "`\(open)` at character \(position) is never closed"
         case .unopened(let close, let position): "`\(close)` at character \(position) closes no glob"

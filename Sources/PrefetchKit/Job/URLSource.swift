@@ -1,8 +1,8 @@
 /// Where a set's URLs come from, read lazily: a list, a URL file streamed line by line, or a glob
 /// pattern expanded one URL at a time. Iterating never holds more than one URL file line or one
 /// expansion in memory beyond the job's own list.
-public struct URLSource: Sequence, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct URLSource: Sequence, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// `urls:` as written (after `${VAR}` expansion).
         case list([String])
         /// `url_file:`, resolved against the job file's folder.
@@ -11,10 +11,10 @@ public struct URLSource: Sequence, Sendable, Equatable {
         case pattern(URLPattern)
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// How many URLs the source yields, counted when the job was loaded: the list's length, the
     /// URL file's entries (counted by streaming it), or the product of the pattern's glob sizes.
-    public let count: Int
+    package let count: Int
     /// The key path diagnostics about this source name, like `sets[1].url_file`.
     let keyPath: String
 
@@ -24,7 +24,7 @@ public struct URLSource: Sequence, Sendable, Equatable {
         self.keyPath = keyPath
     }
 
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         switch kind {
         case .list(let urls):
             return Iterator(state: .list(urls.makeIterator()))
@@ -43,7 +43,7 @@ public struct URLSource: Sequence, Sendable, Equatable {
 
     /// Yields URLs as strings. When a URL file cannot be opened or read, iteration ends early and
     /// `failure` says why; check it after the loop.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         enum State {
             case list(IndexingIterator<[String]>)
             case file(URLFileReader, keyPath: String)
@@ -53,14 +53,14 @@ public struct URLSource: Sequence, Sendable, Equatable {
 
         private var state: State
         /// Why a URL file stopped before its end, or nil.
-        public private(set) var failure: JobDiagnostic?
+        package private(set) var failure: JobDiagnostic?
 
         init(state: State, failure: JobDiagnostic? = nil) {
             self.state = state
             self.failure = failure
         }
 
-        public mutating func next() -> String? {
+        package mutating func next() -> String? {
             switch state {
             case .list(var urls):
                 defer { state = .list(urls) }

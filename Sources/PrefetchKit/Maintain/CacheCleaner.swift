@@ -10,21 +10,21 @@ import Foundation
 /// and the files are closed, which frees them, while the next batch runs. A crash leaves at most rows
 /// whose files are gone, all named in a journal; the next clean drops those first. No order of events
 /// loses a file that still has a row, or leaves a half-written file under a final name.
-public struct CacheCleaner: Sendable {
-    public let cache: DiskCache
-    public let policy: CleanPolicy
+package struct CacheCleaner: Sendable {
+    package let cache: DiskCache
+    package let policy: CleanPolicy
 
-    public init(_ cache: DiskCache, policy: CleanPolicy) {
+    package init(_ cache: DiskCache, policy: CleanPolicy) {
         self.cache = cache
         self.policy = policy
     }
 
     /// The lock file a clean holds; a second clean waits for it (bounded by `policy.lockWait`).
-    public var lockPath: String { cache.root + "/clean.lock" }
+    package var lockPath: String { cache.root + "/clean.lock" }
 
     /// Runs one clean. A dry run takes no lock and changes nothing; `onItem` hears every removal
     /// (or would-be removal); `log` gets progress lines for stderr.
-    public func run(
+    package func run(
         dryRun: Bool = false, now: Date = Date(), log: (String) -> Void = { _ in },
         onItem: @escaping (CleanItem) -> Void = { _ in }
     ) throws(MaintenanceError) -> CleanReport {

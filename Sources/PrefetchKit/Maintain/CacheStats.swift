@@ -2,49 +2,49 @@ import Foundation
 
 /// What `prefetchd stats` reports, read from the index's running totals and a few index-ordered
 /// queries (never every row). Bytes are bytes of file data, the measure `clean` caps.
-public struct CacheStats: Sendable, Equatable {
+package struct CacheStats: Sendable, Equatable {
     /// One bar of an age histogram: entries whose age is below `upperBound` seconds (nil: the rest).
-    public struct AgeBucket: Sendable, Equatable {
-        public var label: String
-        public var upperBound: TimeInterval?
-        public var entries: Int
-        public var bytes: Int64
+    package struct AgeBucket: Sendable, Equatable {
+        package var label: String
+        package var upperBound: TimeInterval?
+        package var entries: Int
+        package var bytes: Int64
     }
 
-    public var cache: String
-    public var layout: CacheLayout
-    public var entries: Int
-    public var bytes: Int64
+    package var cache: String
+    package var layout: CacheLayout
+    package var entries: Int
+    package var bytes: Int64
     /// The cap the report compares against; 0 = none.
-    public var maxSize: Int64
-    public var byFormat: [CacheGroupTotal]
-    public var bySet: [CacheGroupTotal]
-    public var byHost: [CacheGroupTotal]
+    package var maxSize: Int64
+    package var byFormat: [CacheGroupTotal]
+    package var bySet: [CacheGroupTotal]
+    package var byHost: [CacheGroupTotal]
     /// First-fetch time of the oldest and newest entries.
-    public var oldest: Date?
-    public var newest: Date?
+    package var oldest: Date?
+    package var newest: Date?
     /// Least recent last use.
-    public var leastRecentlyUsed: Date?
+    package var leastRecentlyUsed: Date?
     /// Ages by last access and by first fetch, at hour resolution.
-    public var accessAges: [AgeBucket]
-    public var fetchAges: [AgeBucket]
-    public var largest: [CacheEntry]
+    package var accessAges: [AgeBucket]
+    package var fetchAges: [AgeBucket]
+    package var largest: [CacheEntry]
     /// Failure ledger rows by reason, most frequent first.
-    public var failures: [CacheGroupTotal]
+    package var failures: [CacheGroupTotal]
     /// Newest first.
-    public var runs: [RunRecord]
-    public var generated: Date
+    package var runs: [RunRecord]
+    package var generated: Date
 
-    public var lastRun: RunRecord? { runs.first }
+    package var lastRun: RunRecord? { runs.first }
 
     /// The bucket edges of both histograms.
-    public static let ageEdges: [(label: String, seconds: TimeInterval?)] = [
+    package static let ageEdges: [(label: String, seconds: TimeInterval?)] = [
         ("< 1 h", 3_600), ("1 h - 1 d", 86_400), ("1 - 7 d", 7 * 86_400), ("7 - 30 d", 30 * 86_400),
         ("30 - 90 d", 90 * 86_400), (">= 90 d", nil),
     ]
 
     /// Reads the stats of `cache`; `maxSize` is the cap to compare with (0 = none).
-    public static func collect(
+    package static func collect(
         from cache: DiskCache, maxSize: Int64 = 0, now: Date = Date(), largestCount: Int = 10, runCount: Int = 10
     ) throws(CacheError) -> CacheStats {
         try cache.flush()

@@ -4,38 +4,38 @@ import Foundation
 ///
 /// Size is measured in bytes of file data (the files' lengths, `byte_size` in the index), the same
 /// measure stats reports; allocated blocks are not counted.
-public struct CleanPolicy: Sendable, Equatable {
+package struct CleanPolicy: Sendable, Equatable {
     /// Entries older than this (by `expireBy`) go; 0 = never expire.
-    public var maxAge: TimeInterval
-    public var expireBy: ExpiryClock
+    package var maxAge: TimeInterval
+    package var expireBy: ExpiryClock
     /// Cap in bytes of file data; 0 = no cap.
-    public var maxSize: Int64
+    package var maxSize: Int64
     /// A trim goes down to this fraction of `maxSize`.
-    public var trimTo: Double
+    package var trimTo: Double
     /// Temp files untouched for this long are abandoned: longer than any transfer can take. One hour
     /// by default; a job's `timeout × (retries + 1)` is far below it.
-    public var staleTempAge: TimeInterval
+    package var staleTempAge: TimeInterval
     /// At most this many files per write transaction (nginx's cache manager takes 100). A batch's rows
     /// are in row order, so the more it holds, the more of them share each index page its commit
     /// writes: 4,000 cost 6 % less CPU than 1,000 in a clean of 680,000 files (bench/maintain/RESULTS.md).
     /// Fewer when the open-file limit is low (`FileRemoval`)...
-    public var batchFiles: Int
+    package var batchFiles: Int
     /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch
     /// and grows back after a quick one, so a concurrent run waits about that long for the index.
-    public var batchTime: TimeInterval
+    package var batchTime: TimeInterval
     /// Threads unlinking a batch's files, and as many freeing them after it: 4 (on a disk mounted with
     /// `discard` freeing a file waits on the device; four in flight took 40 % of the time of one after
     /// the other, more hardly less; see `FileRemoval`).
-    public var unlinkThreads: Int
+    package var unlinkThreads: Int
     /// The orphan sweep (files without rows, rows without files) visits 1/`orphanSweepRounds` of the
     /// fan-out folders per clean, so a nightly clean covers the whole cache once a week. 1 = all.
-    public var orphanSweepRounds: Int
+    package var orphanSweepRounds: Int
     /// How long to wait for another clean's lock before giving up.
-    public var lockWait: TimeInterval
+    package var lockWait: TimeInterval
     /// How long to keep retrying when other processes hold the index's write lock.
-    public var busyWait: TimeInterval
+    package var busyWait: TimeInterval
 
-    public init(
+    package init(
         maxAge: TimeInterval = 7 * 86_400, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8,
         staleTempAge: TimeInterval = 3_600, batchFiles: Int = 4000, batchTime: TimeInterval = 0.2, unlinkThreads: Int = 4,
         orphanSweepRounds: Int = 7, lockWait: TimeInterval = 10, busyWait: TimeInterval = 60
@@ -54,5 +54,5 @@ public struct CleanPolicy: Sendable, Equatable {
     }
 
     /// The size a trim stops at.
-    public var lowWaterMark: Int64 { Int64((Double(maxSize) * trimTo).rounded(.down)) }
+    package var lowWaterMark: Int64 { Int64((Double(maxSize) * trimTo).rounded(.down)) }
 }

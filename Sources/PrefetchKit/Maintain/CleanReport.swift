@@ -1,11 +1,11 @@
 import Foundation
 
 /// A count of files or entries and the bytes of file data they hold.
-public struct CleanTally: Sendable, Equatable {
-    public var entries = 0
-    public var bytes: Int64 = 0
+package struct CleanTally: Sendable, Equatable {
+    package var entries = 0
+    package var bytes: Int64 = 0
 
-    public init(entries: Int = 0, bytes: Int64 = 0) {
+    package init(entries: Int = 0, bytes: Int64 = 0) {
         self.entries = entries
         self.bytes = bytes
     }
@@ -17,8 +17,8 @@ public struct CleanTally: Sendable, Equatable {
 }
 
 /// One thing a clean removed, indexed or left alone (a dry run lists what it would do).
-public struct CleanItem: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct CleanItem: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// Older than max_age.
         case expired
         /// Least recently used while over max_size.
@@ -33,42 +33,42 @@ public struct CleanItem: Sendable, Equatable {
         case orphan
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Path relative to the cache folder.
-    public var relativePath: String
-    public var bytes: Int64
+    package var relativePath: String
+    package var bytes: Int64
 }
 
 /// What one clean did (or, in a dry run, would do).
-public struct CleanReport: Sendable, Equatable {
-    public var dryRun = false
-    public var expired = CleanTally()
-    public var trimmed = CleanTally()
+package struct CleanReport: Sendable, Equatable {
+    package var dryRun = false
+    package var expired = CleanTally()
+    package var trimmed = CleanTally()
     /// Stale temp files.
-    public var sweptTemp = CleanTally()
+    package var sweptTemp = CleanTally()
     /// Rows whose file was missing, including those an interrupted clean left (bytes as the row said).
-    public var missingFiles = CleanTally()
+    package var missingFiles = CleanTally()
     /// Files without rows, now indexed.
-    public var orphans = CleanTally()
+    package var orphans = CleanTally()
     /// Files the cache did not make, left alone.
-    public var foreign = CleanTally()
+    package var foreign = CleanTally()
     /// Fan-out folders (or name prefixes) the orphan sweep visited, of how many.
-    public var sweptFolders = 0
-    public var totalFolders = 0
+    package var sweptFolders = 0
+    package var totalFolders = 0
     /// Bytes of file data in the index before and after.
-    public var bytesBefore: Int64 = 0
-    public var bytesAfter: Int64 = 0
-    public var duration: TimeInterval = 0
+    package var bytesBefore: Int64 = 0
+    package var bytesAfter: Int64 = 0
+    package var duration: TimeInterval = 0
 
     /// Entries and bytes the expire, trim and sweep steps free.
-    public var freed: CleanTally {
+    package var freed: CleanTally {
         CleanTally(
             entries: expired.entries + trimmed.entries + sweptTemp.entries,
             bytes: expired.bytes + trimmed.bytes + sweptTemp.bytes)
     }
 
     /// The summary lines `prefetchd clean` prints.
-    public var summary: String {
+    package var summary: String {
         let verb = dryRun ? "would remove" : "removed"
         func line(_ label: String, _ tally: CleanTally) -> String {
             "  \(label.padding(toLength: 22, withPad: " ", startingAt: 0))\(tally.entries) (\(ByteFormat.human(tally.bytes)))"

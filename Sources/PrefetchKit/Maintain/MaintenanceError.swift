@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything that stops `clean` or `stats`; each case prints as one plain sentence.
-public enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The cache itself failed (files or index).
     case cache(CacheError)
     /// The folder holds no prefetchd cache (no CACHEDIR.TAG with a layout).
@@ -13,7 +13,7 @@ public enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A report file could not be written.
     case output(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cache(let error):
             error.description

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Which cache a maintenance command works on, from `--cache DIR` or the environment.
-public enum MaintenanceTarget {
+package enum MaintenanceTarget {
     /// `--cache DIR`, else `$PREFETCHD_CACHE_DIR`, else `.prefetchd-cache`, as an absolute path.
-    public static func cacheFolder(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func cacheFolder(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         URL(fileURLWithPath: option ?? CacheSettings.defaultPath(environment: environment)).standardizedFileURL.path
     }
 
     /// Opens the existing cache at `folder` `for` what the command will do with it; a folder without a
     /// cache is an error (nothing is created).
-    public static func open(_ folder: String, for access: CacheAccess) throws(MaintenanceError) -> DiskCache {
+    package static func open(_ folder: String, for access: CacheAccess) throws(MaintenanceError) -> DiskCache {
         guard let cache = try wrap({ () throws(CacheError) in try DiskCache.openExisting(at: folder, for: access) }) else {
             throw .noCache(path: folder)
         }
@@ -19,13 +19,13 @@ public enum MaintenanceTarget {
 
 extension MaintenanceTarget {
     /// The stats of the existing cache at `folder`.
-    public static func stats(_ folder: String, maxSize: Int64 = 0) throws(MaintenanceError) -> CacheStats {
+    package static func stats(_ folder: String, maxSize: Int64 = 0) throws(MaintenanceError) -> CacheStats {
         let cache = try open(folder, for: .read)
         return try wrap { () throws(CacheError) in try CacheStats.collect(from: cache, maxSize: maxSize) }
     }
 
     /// Writes a report file atomically.
-    public static func write(_ text: String, to path: String) throws(MaintenanceError) {
+    package static func write(_ text: String, to path: String) throws(MaintenanceError) {
         do {
             try AtomicFile.write(Data(text.utf8), to: path)
         } catch {

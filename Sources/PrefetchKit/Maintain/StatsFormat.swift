@@ -1,10 +1,10 @@
 import Foundation
 
 /// The renderings `prefetchd stats --format` offers.
-public enum StatsFormat: String, Sendable, CaseIterable {
+package enum StatsFormat: String, Sendable, CaseIterable {
     case text, json, prometheus, html
 
-    public func render(_ stats: CacheStats) -> String {
+    package func render(_ stats: CacheStats) -> String {
         switch self {
         case .text: StatsText.render(stats)
         case .json: StatsJSON.render(stats)

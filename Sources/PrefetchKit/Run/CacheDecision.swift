@@ -2,7 +2,7 @@ import Foundation
 
 /// What to do with one cache key, decided from the index alone: shared by `run`, `--dry-run` and
 /// `verify`, so the three cannot disagree.
-public enum CacheDecision: Sendable, Equatable {
+package enum CacheDecision: Sendable, Equatable {
     /// Cached and fresh: no transfer.
     case cached(CacheEntry)
     /// Cached, but `refresh` asks for a conditional GET.
@@ -14,7 +14,7 @@ public enum CacheDecision: Sendable, Equatable {
 
     /// An entry is stale once it was last fetched or revalidated longer ago than `maxAge`
     /// (zero: never stale).
-    public static func isStale(_ entry: CacheEntry, maxAge: Duration, now: Date) -> Bool {
+    package static func isStale(_ entry: CacheEntry, maxAge: Duration, now: Date) -> Bool {
         guard maxAge > .zero else { return false }
         return now.timeIntervalSince(entry.modifiedAt) > maxAge.seconds
     }
@@ -22,11 +22,11 @@ public enum CacheDecision: Sendable, Equatable {
     /// Stale as `verify` reports it: too old for a set that refreshes (`stale` or `always`). With
     /// `refresh: never` a run trusts the entry and counts it cached, so `verify` does too: a
     /// `run && verify` step never fails on an entry the run chose to keep.
-    public static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, maxAge: Duration, now: Date) -> Bool {
+    package static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, maxAge: Duration, now: Date) -> Bool {
         refresh != .never && isStale(entry, maxAge: maxAge, now: now)
     }
 
-    public static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
+    package static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
                               maxAge: Duration, now: Date) -> CacheDecision {
         if let entry {
             switch options.refresh {
@@ -44,7 +44,7 @@ public enum CacheDecision: Sendable, Equatable {
 
 extension Duration {
     /// The duration in seconds, as a floating-point number.
-    public var seconds: Double {
+    package var seconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) / 1e18
     }

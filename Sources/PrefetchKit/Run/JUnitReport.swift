@@ -4,8 +4,8 @@
 /// done at all (its job's cache could not be used, or the run stopped before it), is skipped.
 /// A run cut short (`problems`: a URL file not read to its end, a cache that stopped taking writes)
 /// adds a case `run` in error, so the step is never green while work was left undone.
-public enum JUnitReport {
-    public static func xml(job: String, sets jobSets: [(job: String, set: SetTally)], durationSeconds: Double,
+package enum JUnitReport {
+    package static func xml(job: String, sets jobSets: [(job: String, set: SetTally)], durationSeconds: Double,
                            problems: [String] = []) -> String {
         let sets = jobSets.map(\.set)
         let failures = sets.filter { $0.failed > 0 }.count

@@ -3,49 +3,49 @@ import Synchronization
 
 /// `prefetchd run`: loads every job file first (one bad file and nothing is fetched), then runs
 /// the jobs one after another, each into its own cache, and writes the combined report.
-public final class JobRunner: Sendable {
-    public struct Options: Sendable {
-        public var cacheOverride: String?
-        public var settings = RunSettings()
-        public var log = RunLog()
-        public var progress = ProgressDisplay.Style.off
-        public var reportPath: String?
-        public var junitPath: String?
-        public var environment: [String: String] = [:]
+package final class JobRunner: Sendable {
+    package struct Options: Sendable {
+        package var cacheOverride: String?
+        package var settings = RunSettings()
+        package var log = RunLog()
+        package var progress = ProgressDisplay.Style.off
+        package var reportPath: String?
+        package var junitPath: String?
+        package var environment: [String: String] = [:]
 
-        public init() {}
+        package init() {}
     }
 
     /// What the command line needs to pick an exit status and print a summary.
-    public struct Result: Sendable {
-        public var report: RunReport
-        public var sets: [SetTally]
+    package struct Result: Sendable {
+        package var report: RunReport
+        package var sets: [SetTally]
         /// The name of the job each of `sets` belongs to, in the same order.
-        public var setJobs: [String]
-        public var problems: [String]
-        public var stoppedBy: Int32?
+        package var setJobs: [String]
+        package var problems: [String]
+        package var stoppedBy: Int32?
         /// A job's cache stopped taking writes part way (exit 3); later jobs still ran.
-        public var cacheFailed: Bool
+        package var cacheFailed: Bool
         /// Why `--report` or `--junit` could not be written, one line each (exit 3); the other was
         /// still written.
-        public var outputFailures: [String] = []
+        package var outputFailures: [String] = []
     }
 
     private let options: Options
     private let current = Mutex<Prefetcher?>(nil)
     private let stopSignal = Atomic<Int32>(0)
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
     }
 
     /// From a signal handler: stop the running job and start no further one.
-    public func stop(signal: Int32) {
+    package func stop(signal: Int32) {
         stopSignal.store(signal, ordering: .releasing)
         current.withLock { $0 }?.stop(signal: signal)
     }
 
-    public func run(jobPaths: [String]) throws(RunError) -> Result {
+    package func run(jobPaths: [String]) throws(RunError) -> Result {
         let jobs: [Job]
         do {
             jobs = try JobFile.loadAll(paths: jobPaths, environment: options.environment)

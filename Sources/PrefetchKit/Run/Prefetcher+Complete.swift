@@ -3,7 +3,7 @@ import Foundation
 extension Prefetcher {
     /// A transfer settled: validate and store the body, or record the failure; then tell every set
     /// that asked, and free the slot. Runs on the workers, never on the network thread.
-    func complete(_ item: PlanItem, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?) {
+    func complete(_ item: PlanItem, _ claim: KeyClaim, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?) {
         defer { gate.release() }
         events?.unregister(result.id)
         let set = plan.sets[item.setIndex]
@@ -14,19 +14,19 @@ extension Prefetcher {
                 try cache.markRevalidated(key: item.key, etag: response.headers.etag ?? entry?.etag,
                                           lastModified: response.headers.lastModified ?? entry?.lastModified)
                 try cache.touch(key: item.key)
-                settle(item, .succeeded, count: \.revalidated)
+                board.settle(claim, .revalidated)
                 log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
             } catch {
-                fail(item, reason: "cache", status: 304, attempts: result.attempts, elapsedMs: elapsed, message: "\(error)",
+                fail(item, claim, reason: "cache", status: 304, attempts: result.attempts, elapsedMs: elapsed, message: "\(error)",
                      permanent: false)
                 if error.isLasting { stop(for: error) }
             }
         case .success(let response):
-            store(item, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
+            store(item, claim, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
-            settleInterrupted(item)
+            settleInterrupted(item, claim)
         case .failure(let error):
-            fail(item, reason: error.reason, status: error.httpStatus, attempts: result.attempts, elapsedMs: elapsed,
+            fail(item, claim, reason: error.reason, status: error.httpStatus, attempts: result.attempts, elapsedMs: elapsed,
                  message: error.description, permanent: RetryPolicy.isPermanent(error))
             // A full disk (or quota, file-size limit, I/O error) fails every body after this one too.
             if case .destination(let path, let code) = error {
@@ -38,13 +38,13 @@ extension Prefetcher {
 
     /// Validates the downloaded file at `validate:` level and commits it under its final name.
     /// A body that fails is dropped with `body` (closed, and removed if it has a name).
-    private func store(_ item: PlanItem, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
+    private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
         let set = plan.sets[item.setIndex]
         let info: ImageInfo?
         do {
             info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
         } catch {
-            fail(item, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
+            fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: error.description, permanent: error.isTheBodysOwn)
             return
         }
@@ -57,20 +57,19 @@ extension Prefetcher {
             try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
-            fail(item, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
+            fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: "\(error)", permanent: false)
             if error.isLasting { stop(for: error) }
             return
         }
-        tally.withLock { $0.totals.bytes += response.bytes }
-        settle(item, .succeeded, count: \.fetched)
+        board.settle(claim, .fetched(bytes: response.bytes))
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))
     }
 
     /// Records a failure in the report and the ledger; a revalidation that fails keeps the old file.
     private func fail(
-        _ item: PlanItem, reason: String, status: Int?, attempts: Int, elapsedMs: Double, message: String, permanent: Bool
+        _ item: PlanItem, _ claim: KeyClaim, reason: String, status: Int?, attempts: Int, elapsedMs: Double, message: String, permanent: Bool
     ) {
         let set = plan.sets[item.setIndex]
         let failure = RunFailure(url: item.shownURL, set: set.name, reason: reason, httpStatus: status,
@@ -82,17 +81,8 @@ extension Prefetcher {
                                                     permanent: permanent, previous: previous, now: Date())
             try? cache.index.recordFailure(record)
         }
-        tally.withLock { $0.settle(key: item.key, firstSet: item.setIndex, outcome: .failed(failure)) }
-        remember(.failed(failure), of: item)
+        board.settle(claim, .failed(failure))
         log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, elapsedMs: elapsedMs,
                             reason: reason, attempt: attempts))
-    }
-
-    private func settle(_ item: PlanItem, _ outcome: KeyOutcome, count: WritableKeyPath<RunTotals, Int>) {
-        tally.withLock { state in
-            state.totals[keyPath: count] += 1
-            state.settle(key: item.key, firstSet: item.setIndex, outcome: outcome)
-        }
-        remember(outcome, of: item)
     }
 }

@@ -4,96 +4,69 @@ extension Prefetcher {
     /// Decides one URL occurrence: a repeat of a key already in flight or settled is told its
     /// outcome; otherwise the index decides between cached, skipped, fetch and revalidate.
     func schedule(_ item: PlanItem) throws(CacheError) {
-        let firstAsk = tally.withLock { state -> Bool in
-            state.totals.requested += 1
-            state.sets[item.setIndex].requested += 1
-            if state.inFlight[item.key] != nil {
-                state.inFlight[item.key]!.append(item.setIndex)
-                return false
-            }
-            return true
-        }
-        guard firstAsk else { return }
-        if let outcome = settled.value(forKey: item.key) {
-            tally.withLock { $0.sets[item.setIndex].apply(outcome) }
-            return
-        }
+        guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else { return }
         let setName = plan.sets[item.setIndex].name
         guard settings.shard.contains(key: item.key) else {
-            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
+            settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
             return
         }
         let location = cache.location(forKey: item.key)
         // While stores may hold the index, the lookup reads committed rows through a connection of
-        // its own: enough, since a key this run stored is answered by `settled` above, and one evicted
-        // from it was stored long enough ago for its row to be committed. With nothing in flight (a
-        // rerun over a warm cache) the index's own connection is free and reads cheaper.
+        // its own: enough, since a key this run stored is answered by the board, and one it forgot
+        // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
+        // over a warm cache) the index's own connection is free and reads cheaper.
         let entry = try cache.lookup(location, committedOnly: !gate.isIdle)
         let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
-        // A row or ledger entry written since this run started is its own work on a key `settled` has
-        // forgotten: counted once already, told to this set only. While `settled` has forgotten
+        // A row or ledger entry written since this run started is its own work on a key the board has
+        // forgotten: counted once already, told to this set only. While the board has forgotten
         // nothing, such a row is another process's (a second run on the cache), decided as any other.
-        let mayBeOwnWork = settled.hasEvicted
-        if mayBeOwnWork, let entry, entry.modifiedAt >= started {
-            tally.withLock { $0.sets[item.setIndex].apply(.succeeded) }
+        if claim.settledWereForgotten, let entry, entry.modifiedAt >= started {
+            board.settleRepeat(claim, .succeeded)
             return
         }
-        if mayBeOwnWork, let failure, failure.lastErrorAt >= started {
+        if claim.settledWereForgotten, let failure, failure.lastErrorAt >= started {
             let repeated = RunFailure(url: item.shownURL, set: setName, reason: failure.reason,
                                       httpStatus: failure.httpStatus, attempts: 0, message: "failed earlier in this run")
-            tally.withLock { $0.sets[item.setIndex].apply(.failed(repeated)) }
+            board.settleRepeat(claim, .failed(repeated))
             return
         }
         let options = plan.sets[item.setIndex].options
         switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date()) {
         case .cached:
             if !settings.dryRun { try cache.touch(key: item.key) }
-            settleUnique(item, as: .succeeded, count: \.cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
+            settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
-            settleUnique(item, as: .skipped, count: \.skipped,
-                         event: RunEvent(.skipped, url: item.shownURL, set: setName, status: record.httpStatus, reason: "ledger: \(record.reason)"))
+            settle(item, claim, .skipped,
+                   event: RunEvent(.skipped, url: item.shownURL, set: setName, status: record.httpStatus, reason: "ledger: \(record.reason)"))
         case .fetch where settings.dryRun:
             Console.out("fetch \(item.shownURL)\n")
-            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
+            settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
         case .revalidate where settings.dryRun:
             Console.out("revalidate \(item.shownURL)\n")
-            settleUnique(item, as: .skipped, count: \.skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
+            settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))
         case .fetch:
-            try start(item, at: location, revalidating: nil)
+            try start(item, claim, at: location, revalidating: nil)
         case .revalidate(let entry):
-            try start(item, at: location, revalidating: entry)
+            try start(item, claim, at: location, revalidating: entry)
         }
     }
 
-    /// Counts a key's first outcome: once in the totals, once for the set, remembered for repeats.
-    func settleUnique(_ item: PlanItem, as outcome: KeyOutcome, count: WritableKeyPath<RunTotals, Int>, event: RunEvent) {
-        tally.withLock { state in
-            state.totals.unique += 1
-            state.totals[keyPath: count] += 1
-            state.sets[item.setIndex].apply(outcome)
-        }
-        remember(outcome, of: item)
+    /// Settles a key decided without a transfer, and logs it.
+    private func settle(_ item: PlanItem, _ claim: KeyClaim, _ result: KeyResult, event: RunEvent) {
+        board.settle(claim, result)
         log.record(event)
-    }
-
-    /// Keeps a settled key's outcome for later occurrences; its cost is the key's bytes plus the node.
-    func remember(_ outcome: KeyOutcome, of item: PlanItem) {
-        settled.setValue(outcome, forKey: item.key, cost: item.key.utf8.count + 64)
     }
 
     /// Hands one key to the engine once the gate has room; the transfer starts when the set's limits
     /// allow, and its result comes back on the workers. The body's file is made here, on the
     /// scheduling thread, and handed over open.
-    private func start(_ item: PlanItem, at location: CacheLocation, revalidating entry: CacheEntry?) throws(CacheError) {
+    private func start(_ item: PlanItem, _ claim: KeyClaim, at location: CacheLocation,
+                       revalidating entry: CacheEntry?) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
-        tally.withLock { state in
-            state.totals.unique += 1
-            state.inFlight[item.key] = []
-        }
         log.record(RunEvent(.queued, url: item.shownURL, set: setName))
         guard gate.acquire(unless: { isStopping }) else {
-            settleInterrupted(item)
+            settleInterrupted(item, claim)
             return
         }
         // Handed over whole: from here only the worker that completes the transfer touches it.
@@ -103,8 +76,8 @@ extension Prefetcher {
         } catch {
             gate.transferFinished()
             gate.release()
-            // Counted unique above: it ends skipped, as the stop this error causes ends the others.
-            settleInterrupted(item)
+            // It ends skipped, as the stop this error causes ends the others.
+            settleInterrupted(item, claim)
             throw error
         }
         var request = requests[item.setIndex]
@@ -115,17 +88,14 @@ extension Prefetcher {
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
             workers.submit { [self] in
-                complete(item, result: result, body: body, revalidating: entry)
+                complete(item, claim, result: result, body: body, revalidating: entry)
             }
         }
     }
 
     /// Counts a key whose transfer a stop kept from starting or aborted as skipped, for every set that asked.
-    func settleInterrupted(_ item: PlanItem) {
-        tally.withLock { state in
-            state.totals.skipped += 1
-            state.settle(key: item.key, firstSet: item.setIndex, outcome: .skipped)
-        }
+    func settleInterrupted(_ item: PlanItem, _ claim: KeyClaim) {
+        board.settle(claim, .skipped)
         log.record(RunEvent(.skipped, url: item.shownURL, set: plan.sets[item.setIndex].name, reason: "stopped"))
     }
 

@@ -6,21 +6,20 @@ import Synchronization
 ///
 /// Threads: the caller's thread schedules (index lookups, waiting for a slot); the engine's thread
 /// moves bytes; finished transfers are validated and stored on a small queue as wide as the cores.
-public final class Prefetcher: Sendable {
+package final class Prefetcher: Sendable {
     let job: Job
     let plan: RunPlan
     let cache: DiskCache
     let settings: RunSettings
     let log: RunLog
-    let engine: FetchEngine
+    let engine: any Transport
     /// The engine's events turned into log lines; nil when the log shows none of them.
     let events: TransferEvents?
     let gate: SlotGate
-    let tally: Mutex<RunTally>
-    /// Keys settled in this run, so later occurrences are told without a second transfer.
-    /// Cost-bounded: once it has evicted keys, a key is taken for one of them when the index has it
-    /// stored or failed since `started` (which could also be a concurrent run's work).
-    let settled = MemoryCache<String, KeyOutcome>(totalCostLimit: 2 << 20)
+    /// Counts, keys in flight and settled keys. Cost-bounded: once it has forgotten settled keys, a
+    /// key is taken for one of them when the index has it stored or failed since `started` (which
+    /// could also be a concurrent run's work).
+    let board: RunBoard
     let workers: WorkerPool
     let requests: [FetchRequest]
     let validators: [ImageValidator]
@@ -37,7 +36,15 @@ public final class Prefetcher: Sendable {
     /// The cache error that stopped the run, if one did.
     let cacheFailure = Mutex<CacheError?>(nil)
 
-    public init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
+    package convenience init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
+        try self.init(job: job, cache: cache, settings: settings, log: log) { configuration throws(FetchError) in
+            try FetchEngine(configuration: configuration)
+        }
+    }
+
+    /// `transport` makes what moves the bytes, from the run's limits (the real engine, or a test's).
+    init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog,
+         transport: (EngineConfiguration) throws(FetchError) -> any Transport) throws(FetchError) {
         self.job = job
         self.plan = RunPlan(job: job)
         self.cache = cache
@@ -49,15 +56,14 @@ public final class Prefetcher: Sendable {
         if let events { onEvent = { events.handle($0) } }
         let concurrency = settings.concurrency ?? plan.sets.map(\.options.concurrency).max() ?? 1
         let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
-        engine = try FetchEngine(configuration: EngineConfiguration(
-            concurrency: concurrency, perHost: perHost, onEvent: onEvent))
+        engine = try transport(EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: onEvent))
         let files = OpenFileBudget.current()
         let held = max(1, files.keys)
         if held < concurrency {
             log.note("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(files.limit)")
         }
         gate = SlotGate(limit: concurrency, heldAtMost: held)
-        tally = Mutex(RunTally(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit))
+        board = RunBoard(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit)
         workers = WorkerPool(name: "prefetchd.validate", width: ProcessInfo.processInfo.activeProcessorCount)
         let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,
                                     denyHosts: job.network.denyHosts)
@@ -78,7 +84,7 @@ public final class Prefetcher: Sendable {
 
     /// Asks the run to stop: no new transfers, in-flight ones aborted (their temp files removed).
     /// Safe to call from a signal handler's queue, more than once.
-    public func stop(signal: Int32) {
+    package func stop(signal: Int32) {
         _ = stopSignal.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing)
         halt()
     }
@@ -101,7 +107,7 @@ public final class Prefetcher: Sendable {
     /// Runs the whole plan; returns when every transfer has settled. A cache error that will not pass
     /// by itself (a full disk, an I/O error) ends the run early, and the outcome carries it beside the
     /// totals of what was done; throws only when the cache cannot be read at the start.
-    public func run() throws(CacheError) -> RunOutcome {
+    package func run() throws(CacheError) -> RunOutcome {
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
         var iterator = plan.makeIterator()
         var currentSet = -1
@@ -151,7 +157,7 @@ public final class Prefetcher: Sendable {
 
     private func finish(sourceFailure: JobDiagnostic?, cacheFailure: CacheError?) -> RunOutcome {
         let signal = stopSignal.load(ordering: .acquiring)
-        var state = tally.withLock { $0 }
+        var state = board.tally
         // `requested` counts every URL occurrence of the job, also those a stop left unscheduled.
         if signal != 0 || cacheFailure != nil { state.totals.requested = plan.count }
         let outcomeName = RunReport.outcome(
@@ -175,10 +181,9 @@ public final class Prefetcher: Sendable {
 
 extension Prefetcher {
     /// URL occurrences settled so far against all of them, for the progress display.
-    public func progress() -> ProgressDisplay.Snapshot {
-        tally.withLock { state in
-            let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.skipped }
-            return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes)
-        }
+    package func progress() -> ProgressDisplay.Snapshot {
+        let state = board.tally
+        let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.skipped }
+        return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes)
     }
 }

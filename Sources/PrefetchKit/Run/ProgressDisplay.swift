@@ -9,8 +9,8 @@ internal import Glibc
 /// plain log line every few seconds (SDWebImagePrefetcher's finished/total, with rate and ETA);
 /// with `--log-format json`, a `progress` event line every few seconds instead, so that standard
 /// error stays one JSON object a line.
-public final class ProgressDisplay: Sendable {
-    public enum Style: Sendable, Equatable {
+package final class ProgressDisplay: Sendable {
+    package enum Style: Sendable, Equatable {
         /// A line redrawn in place (`\r`), for a terminal.
         case live
         /// A full line every `interval` seconds, for logs.
@@ -21,13 +21,13 @@ public final class ProgressDisplay: Sendable {
     }
 
     /// What the display needs to know at each tick.
-    public struct Snapshot: Sendable {
-        public var done: Int
-        public var total: Int
-        public var failed: Int
-        public var bytes: Int64
+    package struct Snapshot: Sendable {
+        package var done: Int
+        package var total: Int
+        package var failed: Int
+        package var bytes: Int64
 
-        public init(done: Int, total: Int, failed: Int, bytes: Int64) {
+        package init(done: Int, total: Int, failed: Int, bytes: Int64) {
             self.done = done
             self.total = total
             self.failed = failed
@@ -38,7 +38,7 @@ public final class ProgressDisplay: Sendable {
     /// `--progress`: `auto` draws the live line on a terminal and logs a line every 5 s otherwise;
     /// `always` draws the live line even when standard error is not a terminal; `never` shows nothing.
     /// With JSON logs, `auto` and `always` both give progress events.
-    public static func style(
+    package static func style(
         for setting: String, quiet: Bool, json: Bool = false, isTerminal: Bool = isatty(STDERR_FILENO) == 1
     ) -> Style {
         if quiet || setting == "never" { return .off }
@@ -52,12 +52,12 @@ public final class ProgressDisplay: Sendable {
     private let started = Date()
     private let timer = Mutex<RepeatingTimer?>(nil)
 
-    public init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
+    package init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
         self.style = style
         self.snapshot = snapshot
     }
 
-    public func start() {
+    package func start() {
         let interval: Double
         switch style {
         case .off: return
@@ -70,7 +70,7 @@ public final class ProgressDisplay: Sendable {
     }
 
     /// Stops the ticks and, on a terminal, leaves the last line complete.
-    public func stop() {
+    package func stop() {
         guard let ticker = timer.withLock({ $0 }), ticker.stop() else { return }
         if style == .live {
             Console.live(Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)))

@@ -1,5 +1,5 @@
 /// Why a run could not be carried out at all (as opposed to items that failed).
-public enum RunError: Error, CustomStringConvertible {
+package enum RunError: Error, CustomStringConvertible {
     /// A job file is invalid: nothing was fetched (exit 2).
     case jobFile(JobFileError)
     /// The cache cannot be used (exit 3).
@@ -11,7 +11,7 @@ public enum RunError: Error, CustomStringConvertible {
     /// The open-file limit, even raised to its hard limit, leaves no room for one transfer (exit 3).
     case openFiles(limit: Int, needed: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .jobFile(let error): "\(error)"
         case .cache(let path, let error) where error.isDiskFull:

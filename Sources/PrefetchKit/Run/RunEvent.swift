@@ -2,27 +2,27 @@ import Foundation
 
 /// One URL state change, written as a JSON line by `--log-format json`: SDWebImageDownloader's
 /// start / receive-response / stop / finish notifications as a stream other tools can follow.
-public struct RunEvent: Sendable, Codable, Equatable {
-    public enum Kind: String, Sendable, Codable {
+package struct RunEvent: Sendable, Codable, Equatable {
+    package enum Kind: String, Sendable, Codable {
         case queued, started, response, finished, failed, cached, revalidated, skipped, retrying
     }
 
-    public var event: Kind
+    package var event: Kind
     /// Seconds since the Unix epoch, millisecond precision.
-    public var time: Double
+    package var time: Double
     /// Redacted.
-    public var url: String
-    public var set: String
-    public var status: Int?
-    public var bytes: Int64?
+    package var url: String
+    package var set: String
+    package var status: Int?
+    package var bytes: Int64?
     /// Milliseconds from the transfer's start to this event.
-    public var elapsedMs: Double?
-    public var reason: String?
-    public var attempt: Int?
+    package var elapsedMs: Double?
+    package var reason: String?
+    package var attempt: Int?
     /// For `retrying`: milliseconds until the next attempt starts.
-    public var delayMs: Double?
+    package var delayMs: Double?
 
-    public init(_ event: Kind, url: String, set: String, status: Int? = nil, bytes: Int64? = nil,
+    package init(_ event: Kind, url: String, set: String, status: Int? = nil, bytes: Int64? = nil,
                 elapsedMs: Double? = nil, reason: String? = nil, attempt: Int? = nil, delayMs: Double? = nil,
                 time: Date = Date()) {
         self.event = event
@@ -44,7 +44,7 @@ public struct RunEvent: Sendable, Codable, Equatable {
     }
 
     /// The event as one line of JSON, newline included.
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "" }

@@ -1,12 +1,12 @@
 /// Where a run's per-URL lines go (standard error): JSON lines for tools, or text for people.
-public struct RunLog: Sendable {
-    public enum Format: String, Sendable { case text, json }
-    public enum Verbosity: Sendable { case quiet, normal, verbose }
+package struct RunLog: Sendable {
+    package enum Format: String, Sendable { case text, json }
+    package enum Verbosity: Sendable { case quiet, normal, verbose }
 
-    public var format: Format
-    public var verbosity: Verbosity
+    package var format: Format
+    package var verbosity: Verbosity
 
-    public init(format: Format = .text, verbosity: Verbosity = .normal) {
+    package init(format: Format = .text, verbosity: Verbosity = .normal) {
         self.format = format
         self.verbosity = verbosity
     }

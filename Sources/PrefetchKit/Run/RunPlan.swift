@@ -1,12 +1,12 @@
 /// One URL occurrence of a job, ready to schedule: which set asked, and its cache key.
-public struct PlanItem: Sendable, Equatable {
-    public var url: String
-    public var key: String
+package struct PlanItem: Sendable, Equatable {
+    package var url: String
+    package var key: String
     /// Index into `RunPlan.sets`.
-    public var setIndex: Int
+    package var setIndex: Int
 
     /// The URL as logs, reports and the index show it: any password replaced by `***`.
-    public var shownURL: String { redacted(url) }
+    package var shownURL: String { redacted(url) }
 }
 
 /// The job's URLs in the order they are scheduled, streamed from the sets' sources so memory does
@@ -15,38 +15,38 @@ public struct PlanItem: Sendable, Equatable {
 /// Sets go by priority (high, normal, low), file order within a priority. Within a set, `fifo`
 /// keeps the source order; `lifo` takes the last URLs first within each window of `lifoWindow`
 /// URLs — exact for sets up to that size, and bounded in memory for larger ones.
-public struct RunPlan: Sequence, Sendable {
-    public static let lifoWindow = 4096
+package struct RunPlan: Sequence, Sendable {
+    package static let lifoWindow = 4096
 
     /// The job's sets in scheduling order.
-    public let sets: [JobSet]
+    package let sets: [JobSet]
 
-    public init(job: Job) {
+    package init(job: Job) {
         sets = job.sets.enumerated()
             .sorted { ($0.element.priority.rank, $0.offset) < ($1.element.priority.rank, $1.offset) }
             .map(\.element)
     }
 
     /// Every URL occurrence, known without iterating.
-    public var count: Int { sets.reduce(0) { $0 + $1.urls.count } }
+    package var count: Int { sets.reduce(0) { $0 + $1.urls.count } }
 
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(sets: sets)
     }
 
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private let sets: [JobSet]
         private var setIndex = 0
         private var source: URLSource.Iterator?
         private var window: [String] = []
         /// The first source that could not be read to its end, if any.
-        public private(set) var failure: JobDiagnostic?
+        package private(set) var failure: JobDiagnostic?
 
         init(sets: [JobSet]) {
             self.sets = sets
         }
 
-        public mutating func next() -> PlanItem? {
+        package mutating func next() -> PlanItem? {
             while setIndex < sets.count {
                 let set = sets[setIndex]
                 if source == nil { source = set.urls.makeIterator() }

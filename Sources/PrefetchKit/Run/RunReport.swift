@@ -1,18 +1,18 @@
 import Foundation
 
 /// The run report of DESIGN.md, written by `--report FILE.json`.
-public struct RunReport: Sendable, Equatable, Codable {
-    public var job: String
+package struct RunReport: Sendable, Equatable, Codable {
+    package var job: String
     /// ISO-8601, UTC.
-    public var started: String
-    public var durationSeconds: Double
-    public var totals: RunTotals
-    public var failures: [RunFailure]
+    package var started: String
+    package var durationSeconds: Double
+    package var totals: RunTotals
+    package var failures: [RunFailure]
     /// How the run ended: `completed`, `interrupted` (SIGINT), `terminated` (SIGTERM or SIGHUP), or `incomplete`
     /// when a URL source could not be read to its end.
-    public var outcome: String
+    package var outcome: String
 
-    public init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
+    package init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
                 failures: [RunFailure], outcome: String) {
         self.job = job
         self.started = Self.iso8601(started)
@@ -38,7 +38,7 @@ public struct RunReport: Sendable, Equatable, Codable {
     }
 
     /// Pretty, key-sorted JSON with a final newline.
-    public func json() -> Data {
+    package func json() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.
@@ -54,7 +54,7 @@ public struct RunReport: Sendable, Equatable, Codable {
 
 extension RunReport {
     /// The short human summary printed on standard error at the end of a run.
-    public var summary: String {
+    package var summary: String {
         let t = totals
         let rate = durationSeconds > 0 ? Double(t.bytes) / durationSeconds : 0
         let seconds = (durationSeconds * 100).rounded() / 100

@@ -1,17 +1,17 @@
 /// What the command line adds to a job for one run.
-public struct RunSettings: Sendable {
+package struct RunSettings: Sendable {
     /// `--concurrency`: overrides every set's `concurrency`.
-    public var concurrency: Int?
+    package var concurrency: Int?
     /// `--shard K/N`.
-    public var shard = Shard.all
+    package var shard = Shard.all
     /// `--dry-run`: decide, print, change nothing.
-    public var dryRun = false
+    package var dryRun = false
     /// The first retry waits this long, doubling per attempt (curl's 1 s); tests shorten it.
-    public var retryBaseDelay: Duration = .seconds(1)
+    package var retryBaseDelay: Duration = .seconds(1)
     /// No retry waits longer than this, whatever Retry-After says.
-    public var retryMaxDelay: Duration = .seconds(60)
+    package var retryMaxDelay: Duration = .seconds(60)
     /// Longest list of failures kept for the report; the totals count them all.
-    public var reportedFailureLimit = 10_000
+    package var reportedFailureLimit = 10_000
 
-    public init() {}
+    package init() {}
 }

@@ -1,11 +1,11 @@
 /// `--shard K/N`: this run handles only the cache keys whose stable hash falls in shard K of N,
 /// so N machines can warm one cache (or N caches) without overlap.
-public struct Shard: Sendable, Equatable {
+package struct Shard: Sendable, Equatable {
     /// 1-based.
-    public let index: Int
-    public let count: Int
+    package let index: Int
+    package let count: Int
 
-    public static let all = Shard(validIndex: 1, count: 1)
+    package static let all = Shard(validIndex: 1, count: 1)
 
     private init(validIndex: Int, count: Int) {
         self.index = validIndex
@@ -13,7 +13,7 @@ public struct Shard: Sendable, Equatable {
     }
 
     /// Parses `K/N` with 1 <= K <= N; nil for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
             return nil
@@ -22,7 +22,7 @@ public struct Shard: Sendable, Equatable {
     }
 
     /// Whether this shard handles `key`. FNV-1a, so the split is the same on every machine and run.
-    public func contains(key: String) -> Bool {
+    package func contains(key: String) -> Bool {
         if count == 1 { return true }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {

@@ -2,24 +2,24 @@ import Foundation
 
 /// `prefetchd verify`: is every URL of a job cached and fresh? Reads the index only: no network,
 /// no writes, not counted as a use.
-public enum Verifier {
-    public struct Finding: Sendable, Equatable {
-        public enum Kind: String, Sendable { case missing, stale }
-        public var kind: Kind
+package enum Verifier {
+    package struct Finding: Sendable, Equatable {
+        package enum Kind: String, Sendable { case missing, stale }
+        package var kind: Kind
         /// Redacted.
-        public var url: String
+        package var url: String
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Distinct keys checked.
-        public var checked = 0
-        public var fresh = 0
-        public var findings: [Finding] = []
+        package var checked = 0
+        package var fresh = 0
+        package var findings: [Finding] = []
     }
 
     /// Checks `job` against the cache at `cachePath` (the job's own when nil). A cache that does not
     /// exist holds nothing: every URL is missing. `report` is called per finding, as found.
-    public static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
+    package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result {
         let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read)
         var result = Result()

@@ -5,14 +5,14 @@ import Foundation
 /// Only a regular file (or a path that does not exist yet) is replaced that way. Through a symbolic
 /// link the file it names is replaced and the link kept; `-`, a device, a FIFO or a socket (such as
 /// `/dev/stdout`) is written into as it is, never replaced by a file.
-public enum AtomicFile {
-    public struct WriteError: Error, CustomStringConvertible {
-        public let description: String
+package enum AtomicFile {
+    package struct WriteError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Why a file could not be written at `path`, judged before any work is done: nil when `path` is
     /// a stream to write into, or names a file whose folder exists and takes new files.
-    public static func problem(writing path: String) -> String? {
+    package static func problem(writing path: String) -> String? {
         guard !path.isEmpty else { return "no file name given" }
         switch destination(of: path) {
         case .stream(let stream):
@@ -33,7 +33,7 @@ public enum AtomicFile {
         }
     }
 
-    public static func write(_ data: Data, to path: String) throws(WriteError) {
+    package static func write(_ data: Data, to path: String) throws(WriteError) {
         switch destination(of: path) {
         case .stream(let stream):
             try writeInto(stream, data)

@@ -1,7 +1,7 @@
 /// Human renderings of byte counts and durations for progress lines and summaries.
-public enum ByteFormat {
+package enum ByteFormat {
     /// `512 B`, `18.4 KiB`, `2.1 MiB`, `1.3 GiB`.
-    public static func human(_ bytes: Int64) -> String {
+    package static func human(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
@@ -14,7 +14,7 @@ public enum ByteFormat {
     }
 
     /// `0:31`, `12:05`, `1:02:03`.
-    public static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, (total % 3600) / 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }

@@ -9,16 +9,16 @@ internal import Glibc
 ///
 /// Standard error may carry one live line (a progress bar redrawn in place). Any other text written
 /// there first clears it and then draws it again below, so log lines never run into the bar.
-public enum Console {
+package enum Console {
     /// The live line on standard error, while one is shown.
     private static let liveLine = Mutex<String?>(nil)
     private static let clearLine = "\r\u{1B}[2K"
 
-    public static func out(_ text: String) {
+    package static func out(_ text: String) {
         write(text, to: STDOUT_FILENO)
     }
 
-    public static func error(_ text: String) {
+    package static func error(_ text: String) {
         liveLine.withLock { live in
             guard let live else { return write(text, to: STDERR_FILENO) }
             write(clearLine + text + live, to: STDERR_FILENO)
@@ -27,7 +27,7 @@ public enum Console {
 
     /// Draws `line` as the live line in place of the last one; nil ends it (the last one stays, and
     /// the text after it starts on a new line).
-    public static func live(_ line: String?) {
+    package static func live(_ line: String?) {
         liveLine.withLock { live in
             if let line {
                 write(clearLine + line, to: STDERR_FILENO)

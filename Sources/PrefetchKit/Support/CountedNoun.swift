@@ -1,5 +1,5 @@
 /// `count` and its noun, singular for one: "1 URL", "3 URLs", "1 problem". The plural is the noun with
 /// an "s" unless given.
-public func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+package func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
     "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }

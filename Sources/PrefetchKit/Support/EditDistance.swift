@@ -1,9 +1,9 @@
 /// Edit distance for "did you mean" suggestions on keys, options and commands: Levenshtein's, with
 /// two swapped neighbours counted as one edit (optimal string alignment), the commonest typo
 /// (`nmae` for `name`).
-public enum EditDistance {
+package enum EditDistance {
     /// The edit distance between two short strings.
-    public static func between(_ a: String, _ b: String) -> Int {
+    package static func between(_ a: String, _ b: String) -> Int {
         let source = Array(a.utf8)
         let target = Array(b.utf8)
         if source.isEmpty { return target.count }
@@ -26,9 +26,9 @@ public enum EditDistance {
     }
 
     /// The candidate nearest to `word`, if it is close enough to be a likely typo
-    /// (at most a third of the word's length, and at least one edit allowed).
-    public static func closest(to word: String, among candidates: [String]) -> String? {
-        let limit = max(1, word.count / 3)
+    /// (at most a third of the word's length, at least one edit and at most three).
+    package static func closest(to word: String, among candidates: [String]) -> String? {
+        let limit = max(1, min(3, word.count / 3))
         let scored = candidates.map { (candidate: $0, distance: between(word, $0)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit else {
             return nil

@@ -2,19 +2,19 @@ internal import CShims
 internal import Glibc
 
 /// Process-wide settings the executable applies once at start, and the thread policies they rely on.
-public enum ProcessTuning {
+package enum ProcessTuning {
     /// At most eight malloc arenas, one per busy thread of a run, instead of glibc's up to 8 x cores:
     /// per-thread arenas only hold on to memory (peak RSS of a 100,000-URL run), while with two
     /// arenas the threads queued for each other's arena locks (about 600 waits per validation
     /// worker in a 20,000-image header run; four interleaved rounds: 6.75 s with eight against 7.46 s).
-    public static func limitMallocArenas() {
+    package static func limitMallocArenas() {
         _ = pf_limit_malloc_arenas(8)
     }
 
     /// The soft limit on open files, raised to the hard limit when it is lower (Debian's default soft
     /// limit of 1,024 would not hold a run of high `concurrency`: each key in flight holds a file and a
     /// connection).
-    public static func raiseOpenFileLimit() -> Int {
+    package static func raiseOpenFileLimit() -> Int {
         var limits = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 1024 }
         if limits.rlim_cur < limits.rlim_max {
@@ -29,7 +29,7 @@ public enum ProcessTuning {
     /// that body's failure or the cache's, and a write to a pipe whose reader went away (`| head`, a
     /// killed `tee`) with EPIPE, which the console drops; instead of SIGXFSZ or SIGPIPE killing the
     /// process with no report, no summary, and bodies on disk that the index never recorded.
-    public static func ignoreWriteSignals() {
+    package static func ignoreWriteSignals() {
         signal(SIGXFSZ, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
     }
@@ -37,25 +37,25 @@ public enum ProcessTuning {
     /// Reads text as UTF-8 whatever the environment's locale (cron and CI often run with `C`): libcurl
     /// turns an international host name into its ASCII form through libidn2, which reads it in the
     /// locale's encoding, and failed every such URL under `C` as malformed.
-    public static func useUTF8Characters() {
+    package static func useUTF8Characters() {
         setlocale(LC_CTYPE, "C.UTF-8")
     }
 
     /// The signals that stop a run or a clean.
-    public static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+    package static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// Holds the stop signals back (blocked) in the calling thread and every thread it starts. Called
     /// first in `main`, before any other thread exists: a stop signal that arrives before a command
     /// has armed its handler (`SignalRelay`, through the dispatch source that reads it) waits for it,
     /// instead of killing the process with no report, or being lost in between.
-    public static func holdStopSignals() {
+    package static func holdStopSignals() {
         var set = stopSignalSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Lets the stop signals through again in the calling thread, to their default actions: for the
     /// commands that do not handle them, which Ctrl-C then ends at once.
-    public static func releaseStopSignals() {
+    package static func releaseStopSignals() {
         var set = stopSignalSet
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
@@ -69,7 +69,7 @@ public enum ProcessTuning {
 
     /// True when the process was started with `number` ignored: `nohup` ignores SIGHUP, and a shell
     /// ignores SIGINT for a job it starts in the background. A run keeps it ignored.
-    public static func isIgnored(signal number: Int32) -> Bool {
+    package static func isIgnored(signal number: Int32) -> Bool {
         pf_signal_is_ignored(number) != 0
     }
 
@@ -77,7 +77,7 @@ public enum ProcessTuning {
     /// (`SCHED_BATCH`): it still gets its fair share of the CPU, but waking it never preempts the
     /// thread that woke it. The network thread opts out (`preferCallingThread`), so a body stored or
     /// a URL scheduled never takes the CPU from the transfers. Not privileged; a refusal is ignored.
-    public static func batchScheduling() {
+    package static func batchScheduling() {
         let batch = pf_sched_policy_batch()
         if batch >= 0 { setPolicy(batch) }
     }

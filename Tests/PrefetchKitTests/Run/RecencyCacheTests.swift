@@ -1,9 +1,9 @@
 import Testing
 @testable import PrefetchKit
 
-@Suite struct MemoryCacheTests {
+@Suite struct RecencyCacheTests {
     @Test func evictsTheLeastRecentlyUsedFirst() {
-        let cache = MemoryCache<String, Int>(totalCostLimit: 300)
+        var cache = RecencyCache<String, Int>(totalCostLimit: 300)
         cache.setValue(1, forKey: "a", cost: 100)
         cache.setValue(2, forKey: "b", cost: 100)
         cache.setValue(3, forKey: "c", cost: 100)
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func evictsAsManyAsTheCostNeeds() {
-        let cache = MemoryCache<Int, String>(totalCostLimit: 100)
+        var cache = RecencyCache<Int, String>(totalCostLimit: 100)
         for key in 0..<5 { cache.setValue("v\(key)", forKey: key, cost: 20) }
         cache.setValue("big", forKey: 9, cost: 70)
         #expect(cache.keysByRecency == [9, 4])
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func replacingAValueUpdatesItsCost() {
-        let cache = MemoryCache<String, Int>(totalCostLimit: 1000)
+        var cache = RecencyCache<String, Int>(totalCostLimit: 1000)
         cache.setValue(1, forKey: "a", cost: 100)
         cache.setValue(2, forKey: "a", cost: 250)
         #expect(cache.totalCost == 250)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aValueAboveTheLimitIsNotKept() {
-        let cache = MemoryCache<String, Int>(totalCostLimit: 50)
+        var cache = RecencyCache<String, Int>(totalCostLimit: 50)
         cache.setValue(1, forKey: "small", cost: 10)
         cache.setValue(2, forKey: "huge", cost: 60)
         #expect(cache.value(forKey: "huge") == nil)
@@ -45,16 +45,16 @@ import Testing
     }
 
     @Test func theCountLimitEvictsToo() {
-        let cache = MemoryCache<Int, Int>(totalCostLimit: 1_000_000, countLimit: 2)
+        var cache = RecencyCache<Int, Int>(totalCostLimit: 1_000_000, countLimit: 2)
         for key in 0..<4 { cache.setValue(key, forKey: key, cost: 1) }
         #expect(cache.keysByRecency == [3, 2])
     }
 
     @Test func freedSlotsAreReused() {
-        let cache = MemoryCache<Int, Int>(totalCostLimit: 3)
+        var cache = RecencyCache<Int, Int>(totalCostLimit: 3)
         for key in 0..<100 { cache.setValue(key, forKey: key, cost: 1) }
         #expect(cache.keysByRecency == [99, 98, 97])
-        cache.removeAll()
+        for key in 97...99 { cache.removeValue(forKey: key) }
         #expect(cache.count == 0 && cache.totalCost == 0)
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// One group of a stats breakdown: its name and the entries and bytes in it.
-public struct CacheGroupTotal: Sendable, Equatable {
-    public var name: String
-    public var entries: Int
-    public var bytes: Int64
+package struct CacheGroupTotal: Sendable, Equatable {
+    package var name: String
+    package var entries: Int
+    package var bytes: Int64
 
-    public init(name: String, entries: Int, bytes: Int64) {
+    package init(name: String, entries: Int, bytes: Int64) {
         self.name = name
         self.entries = entries
         self.bytes = bytes
@@ -18,7 +18,7 @@ public struct CacheGroupTotal: Sendable, Equatable {
 extension CacheIndex {
     /// The totals of one dimension (`all`, `format`, `set`, `host`, `fetched_hour`, `accessed_hour`),
     /// largest by bytes first; empty groups are left out.
-    public func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
+    package func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
         try withConnection { connection throws(CacheError) in
             try connection.settleInserted()
             return try connection.query(
@@ -74,7 +74,7 @@ extension CacheIndex {
 
     /// The `limit` largest entries (ties by row id): from the `largest_entries` table, or from a scan of
     /// the entries when a removal left that table short (see `IndexLargest`).
-    public func largestEntries(limit: Int) throws(CacheError) -> [CacheEntry] {
+    package func largestEntries(limit: Int) throws(CacheError) -> [CacheEntry] {
         let root = root
         return try withConnection { connection throws(CacheError) in
             try connection.settleInserted()
@@ -87,7 +87,7 @@ extension CacheIndex {
     }
 
     /// The failure ledger counted by reason, most frequent first.
-    public func failureCounts() throws(CacheError) -> [(reason: String, count: Int)] {
+    package func failureCounts() throws(CacheError) -> [(reason: String, count: Int)] {
         try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT reason, count(*) FROM failures GROUP BY reason ORDER BY 2 DESC, 1", []
@@ -96,7 +96,7 @@ extension CacheIndex {
     }
 
     /// The newest `limit` runs, newest first.
-    public func recentRuns(limit: Int) throws(CacheError) -> [RunRecord] {
+    package func recentRuns(limit: Int) throws(CacheError) -> [RunRecord] {
         try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT ?",

@@ -75,21 +75,21 @@ extension CacheIndex {
     }
 
     /// How many entries the index holds.
-    public func entryCount() throws(CacheError) -> Int {
+    package func entryCount() throws(CacheError) -> Int {
         try withConnection { connection throws(CacheError) in
             try connection.query("SELECT count(*) FROM entries", []) { Int($0.int64(0)) }.first ?? 0
         }
     }
 
     /// The sum of the entries' sizes in bytes.
-    public func totalBytes() throws(CacheError) -> Int64 {
+    package func totalBytes() throws(CacheError) -> Int64 {
         try withConnection { connection throws(CacheError) in
             try connection.query("SELECT coalesce(sum(byte_size), 0) FROM entries", []) { $0.int64(0) }.first ?? 0
         }
     }
 
     /// Every entry, in no particular order.
-    public func allEntries() throws(CacheError) -> [CacheEntry] {
+    package func allEntries() throws(CacheError) -> [CacheEntry] {
         let root = root
         return try withConnection { connection throws(CacheError) in
             try connection.query("SELECT \(IndexSchema.entryColumns) FROM entries", []) { CacheEntry(row: $0, root: root) }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A URL that failed for a reason that makes retrying pointless until `nextRetryAt`.
-public struct FailureRecord: Sendable, Equatable {
-    public var url: String
-    public var key: String
-    public var reason: String
-    public var httpStatus: Int?
+package struct FailureRecord: Sendable, Equatable {
+    package var url: String
+    package var key: String
+    package var reason: String
+    package var httpStatus: Int?
     /// How many times it has failed so far.
-    public var attempts: Int
+    package var attempts: Int
     /// Not tried again before this date; nil = not until `retry_failed`.
-    public var nextRetryAt: Date?
-    public var lastErrorAt: Date
+    package var nextRetryAt: Date?
+    package var lastErrorAt: Date
 
-    public init(
+    package init(
         url: String, key: String, reason: String, httpStatus: Int? = nil, attempts: Int = 1,
         nextRetryAt: Date? = nil, lastErrorAt: Date = Date()
     ) {
@@ -31,7 +31,7 @@ extension CacheIndex {
     private static let failureColumns = "url, cache_key, reason, http_status, attempts, next_retry_at, last_error_at"
 
     /// Inserts or replaces the ledger row for `record.key`.
-    public func recordFailure(_ record: FailureRecord) throws(CacheError) {
+    package func recordFailure(_ record: FailureRecord) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.write(
                 "INSERT OR REPLACE INTO failures(\(Self.failureColumns)) VALUES(?, ?, ?, ?, ?, ?, ?)",
@@ -41,7 +41,7 @@ extension CacheIndex {
     }
 
     /// The ledger row for `key`, if it failed before.
-    public func failure(forKey key: String) throws(CacheError) -> FailureRecord? {
+    package func failure(forKey key: String) throws(CacheError) -> FailureRecord? {
         try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT \(Self.failureColumns) FROM failures WHERE cache_key = ?", [.text(key)], Self.failure
@@ -50,21 +50,21 @@ extension CacheIndex {
     }
 
     /// Forgets a failure (after a success).
-    public func removeFailure(forKey key: String) throws(CacheError) {
+    package func removeFailure(forKey key: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.write("DELETE FROM failures WHERE cache_key = ?", [.text(key)])
         }
     }
 
     /// Whether the ledger has any row.
-    public func hasFailures() throws(CacheError) -> Bool {
+    package func hasFailures() throws(CacheError) -> Bool {
         try withConnection { connection throws(CacheError) in
             try connection.query("SELECT EXISTS(SELECT 1 FROM failures)", []) { $0.int(0) == 1 }.first ?? false
         }
     }
 
     /// Every ledger row, most recent error first.
-    public func failures() throws(CacheError) -> [FailureRecord] {
+    package func failures() throws(CacheError) -> [FailureRecord] {
         try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT \(Self.failureColumns) FROM failures ORDER BY last_error_at DESC", [], Self.failure)

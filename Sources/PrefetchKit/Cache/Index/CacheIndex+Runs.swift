@@ -1,14 +1,14 @@
 import Foundation
 
 /// One finished `prefetchd run`, as the stats report shows it.
-public struct RunRecord: Sendable, Equatable {
-    public var job: String
-    public var started: Date
-    public var duration: TimeInterval
+package struct RunRecord: Sendable, Equatable {
+    package var job: String
+    package var started: Date
+    package var duration: TimeInterval
     /// The report's totals: requested, unique, fetched, cached, revalidated, failed, skipped, bytes.
-    public var totals: [String: Int]
+    package var totals: [String: Int]
 
-    public init(job: String, started: Date, duration: TimeInterval, totals: [String: Int]) {
+    package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int]) {
         self.job = job
         self.started = started
         self.duration = duration
@@ -18,7 +18,7 @@ public struct RunRecord: Sendable, Equatable {
 
 /// The runs table; the meta table's `last_run` names the newest row.
 extension CacheIndex {
-    public func recordRun(_ run: RunRecord) throws(CacheError) {
+    package func recordRun(_ run: RunRecord) throws(CacheError) {
         let totals: String
         do {
             let encoder = JSONEncoder()
@@ -41,7 +41,7 @@ extension CacheIndex {
     }
 
     /// The newest recorded run.
-    public func lastRun() throws(CacheError) -> RunRecord? {
+    package func lastRun() throws(CacheError) -> RunRecord? {
         try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", []

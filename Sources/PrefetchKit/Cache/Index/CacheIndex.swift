@@ -4,9 +4,9 @@ import Foundation
 /// The SQLite index at `<cache>/index.sqlite`: entries, the failure ledger, runs and meta.
 /// A cache of the truth on disk: `DiskCache.open` rebuilds it from the files when it is missing or corrupt.
 /// Writes are batched into one transaction; `flush()` commits them.
-public final class CacheIndex: Sendable {
+package final class CacheIndex: Sendable {
     /// The index file.
-    public let path: String
+    package let path: String
     /// The cache folder the entries' relative paths start from.
     let root: String
     /// Used only with `lock` held.
@@ -20,7 +20,7 @@ public final class CacheIndex: Sendable {
     /// How `openSnapshot` opened the index, read-only; nil for an index opened for writing.
     private let snapshotAccess: IndexDatabase.Access?
     /// Opened read-only by `openSnapshot`: uses of entries are not recorded.
-    public var isSnapshot: Bool { snapshotAccess != nil }
+    package var isSnapshot: Bool { snapshotAccess != nil }
 
     private init(path: String, root: String, connection: sending IndexConnection, snapshotAccess: IndexDatabase.Access? = nil) {
         self.path = path
@@ -167,7 +167,7 @@ public final class CacheIndex: Sendable {
 
     /// Commits every batched write and access time, waiting at most `wait` for another connection's
     /// write lock (`IndexDatabase.busyTimeout` when nil).
-    public func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
+    package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             guard let wait else { return try connection.commit() }
             try connection.database.waitingAtMost(wait) { Result { () throws(CacheError) in try connection.commit() } }.get()
@@ -177,13 +177,13 @@ public final class CacheIndex: Sendable {
     // MARK: meta
 
     /// A value from the meta table.
-    public func meta(_ key: String) throws(CacheError) -> String? {
+    package func meta(_ key: String) throws(CacheError) -> String? {
         try withConnection { connection throws(CacheError) in
             try connection.query("SELECT value FROM meta WHERE key = ?", [.text(key)]) { $0.text(0) }.first ?? nil
         }
     }
 
-    public func setMeta(_ key: String, _ value: String) throws(CacheError) {
+    package func setMeta(_ key: String, _ value: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.write(
                 "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -1,0 +1,14 @@
+/// What a header read or a decode learned about an image.
+package struct ImageInfo: Sendable, Equatable, Codable {
+    package var format: ImageFormat
+    package var width: Int
+    package var height: Int
+
+    package init(format: ImageFormat, width: Int, height: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+
+    package var pixels: Int { width * height }
+}
