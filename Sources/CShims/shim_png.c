@@ -45,6 +45,11 @@ static void pf_png_on_warning(png_structp png, png_const_charp text) {
     pf_png_fail(png_get_error_ptr(png), PF_PNG_CORRUPT, text);
 }
 
+static void pf_png_ignore_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
 static void pf_png_read_memory(png_structp png, png_bytep out, size_t length) {
     pf_png_job *job = png_get_io_ptr(png);
     if (job->size - job->offset < length) {
@@ -91,6 +96,8 @@ static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_
         return job->status;
     }
     png_structp png = job->png;
+    /* Only now that the jump is armed may an error or a warning longjmp to it. */
+    png_set_error_fn(png, job, pf_png_on_error, pf_png_on_warning);
     png_uint_32 side = max_pixels > 0 && max_pixels < PNG_UINT_31_MAX ? (png_uint_32)max_pixels : PNG_UINT_31_MAX;
     png_set_user_limits(png, side, side);
     png_set_chunk_malloc_max(png, PF_PNG_CHUNK_MALLOC_MAX);
@@ -143,7 +150,10 @@ static pf_png_status pf_png_run(pf_png_job *job, uint64_t max_pixels, uint32_t *
     if (job->message_size > 0) {
         job->message[0] = '\0';
     }
-    job->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job, pf_png_on_error, pf_png_on_warning);
+    /* No handlers of ours yet: nothing is armed to jump to. libpng's default error handler returns
+       NULL from here through its own jump; a warning (a header and library version mismatch) is
+       not a verdict on the image and is let pass. */
+    job->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job, NULL, pf_png_ignore_warning);
     if (job->png == NULL) {
         snprintf(job->message, job->message_size, "libpng could not allocate its read struct");
         return PF_PNG_FAILED;

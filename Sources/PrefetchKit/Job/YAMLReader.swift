@@ -25,15 +25,18 @@ final class YAMLReader {
                 message: "the document is \(bytes.count) bytes, over the limit of \(limits.maxBytes) bytes",
                 mark: YAMLMark(line: 1, column: 1))
         }
-        parser = .allocate(capacity: 1)
-        input = .allocate(capacity: max(bytes.count, 1))
-        _ = input.initialize(from: bytes)
+        // Set up in locals first: once every stored property is set, a throw runs `deinit`, which
+        // would free them a second time.
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         guard yaml_parser_initialize(parser) == 1 else {
             parser.deallocate()
-            input.deallocate()
             throw YAMLProblem(message: "libyaml could not allocate a parser", mark: YAMLMark(line: 1, column: 1))
         }
+        let input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        _ = input.initialize(from: bytes)
         yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+        self.parser = parser
+        self.input = input
     }
 
     deinit {
