@@ -60,11 +60,11 @@ final class ScriptedTransport: Transport {
     static let png = ImageFixtures.png(width: 4, height: 3)
 
     /// Runs `sets` (YAML list items) through a prefetcher whose transport is `transport`.
-    static func run(_ folder: TemporaryDirectory, sets: String, concurrency: Int = 4,
+    static func run(_ folder: TemporaryDirectory, layout: String = "native", sets: String, concurrency: Int = 4,
                     transport: ScriptedTransport) throws -> RunOutcome {
         let file = try folder.write("job.yaml", """
             version: 1
-            cache: { path: "\(folder.path)/cache" }
+            cache: { path: "\(folder.path)/cache", layout: \(layout) }
             defaults: { concurrency: \(concurrency), per_host: \(concurrency), retries: 0, validate: header }
             sets:
             \(sets)
