@@ -14,6 +14,8 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case tempFileClosed(path: String)
     /// The index was written by a newer prefetchd: it is left as it is, never rebuilt.
     case newerIndex(path: String, version: Int)
+    /// The index was written by a pre-release prefetchd (an earlier schema): it is left as it is.
+    case retiredIndex(path: String, version: Int)
     /// The index must be upgraded to be read, and its disk cannot be written to.
     case indexNeedsUpgrade(path: String, version: String)
 
@@ -23,7 +25,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index: !isBusy
         case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: false
         }
     }
 
@@ -32,7 +34,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
         case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: false
         }
     }
 
@@ -43,7 +45,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileSystem(_, _, let code): return code == EROFS
         case .index(_, let code, _): return [8, 10, 14].contains(code & 0xff)  // READONLY, IOERR, CANTOPEN
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .indexNeedsUpgrade: return false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: return false
         }
     }
 
@@ -62,6 +64,10 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         case .newerIndex(let path, let version):
             "The cache index \(path) has schema version \(version), newer than this prefetchd reads "
                 + "(\(IndexConnection.schemaVersion)); nothing was changed: use a newer prefetchd."
+        case .retiredIndex(let path, let version):
+            "The cache index \(path) has schema version \(version), written by a pre-release prefetchd; this one "
+                + "reads version \(IndexConnection.schemaVersion) only. Nothing was changed: move the index aside to "
+                + "have it rebuilt from the files (its URLs, sets, failure ledger and runs are then lost)."
         case .indexNeedsUpgrade(let path, let version):
             "The cache index \(path) has schema version \(version), which must be upgraded to be read, and its disk "
                 + "cannot be written to."

@@ -74,7 +74,7 @@ package final class DiskCache: Sendable {
                 index = try CacheIndex.openSnapshot(root: root)
             } catch let snapshotError {
                 switch snapshotError {
-                case .newerIndex, .indexNeedsUpgrade: throw snapshotError
+                case .newerIndex, .retiredIndex, .indexNeedsUpgrade: throw snapshotError
                 default: throw error
                 }
             }

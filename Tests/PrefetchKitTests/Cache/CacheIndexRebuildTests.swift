@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    @Test func anIndexOfAPreReleaseSchemaIsRefusedAndLeftAsItIs() throws {
+        try withCacheTestFolder { folder in
+            // Given an index of two entries, written by a pre-release prefetchd (schema 7)
+            do {
+                let cache = try DiskCache.open(at: folder, layout: .native)
+                _ = try fillCache(cache, count: 2)
+                try cache.flush()
+            }
+            try IndexDatabase(path: folder + "/index.sqlite").execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+            let before = try #require(FileManager.default.contents(atPath: folder + "/index.sqlite"))
+
+            // When this one opens it, to write or to read
+            #expect(throws: CacheError.retiredIndex(path: folder + "/index.sqlite", version: 7)) {
+                try DiskCache.open(at: folder, layout: .native)
+            }
+            let stats = try Binary.run(["stats", "--cache", folder])
+
+            // Then it refuses, saying what to do, and the index is as it was
+            #expect(stats.status == 3)
+            #expect(stats.stderr.contains("has schema version 7, written by a pre-release prefetchd; this one reads version 8 only. Nothing was changed"), "\(stats.stderr)")
+            #expect(FileManager.default.contents(atPath: folder + "/index.sqlite") == before)
+        }
+    }
+
     @Test func theSchemaVersionAndLastRunAreRecorded() throws {
         try withCacheTestFolder { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)

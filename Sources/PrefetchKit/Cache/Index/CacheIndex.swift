@@ -67,20 +67,22 @@ package final class CacheIndex: Sendable {
         let database = try IndexDatabase(path: path, access: access)
         try database.execute("PRAGMA query_only=1")
         let version = try database.text("SELECT value FROM meta WHERE key='schema_version'") ?? "none"
-        try refuseNewer(version, path: path)
-        guard version == IndexConnection.schemaVersion || IndexMigration.readableAsIs.contains(version) else {
+        try refuseOtherVersions(version, path: path)
+        guard version == IndexConnection.schemaVersion else {
             throw .indexNeedsUpgrade(path: path, version: version)
         }
         let connection = IndexConnection(database: database, batchRows: 1, batchInterval: 0)
         return CacheIndex(path: path, root: root, connection: connection, snapshotAccess: access)
     }
 
-    /// An index a newer prefetchd wrote is refused as it is: rebuilt, it would lose its URLs, sets,
-    /// failure ledger and runs; migrated, it would lose what that version knows.
-    private static func refuseNewer(_ version: String?, path: String) throws(CacheError) {
-        if let newer = version.flatMap({ Int($0) }), newer > Int(IndexConnection.schemaVersion)! {
-            throw .newerIndex(path: path, version: newer)
-        }
+    /// An index of another numbered schema is refused as it is: rebuilt, it would lose its URLs, sets,
+    /// failure ledger and runs. A newer prefetchd wrote a later one; an earlier one was written by a
+    /// pre-release build, whose migrations are not kept.
+    private static func refuseOtherVersions(_ version: String?, path: String) throws(CacheError) {
+        guard let number = version.flatMap({ Int($0) }) else { return }
+        let current = Int(IndexConnection.schemaVersion)!
+        if number > current { throw .newerIndex(path: path, version: number) }
+        if number < current { throw .retiredIndex(path: path, version: number) }
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
@@ -101,22 +103,15 @@ package final class CacheIndex: Sendable {
         try database.execute("PRAGMA secure_delete=OFF")
         let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
         if hasMeta {
-            var migrated = false
-            if let version = try database.text("SELECT value FROM meta WHERE key='schema_version'"),
-                IndexMigration.migratable.contains(version)
-            {
-                try IndexMigration.migrate(database)
-                migrated = true
-            }
             let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
-            try refuseNewer(version, path: path)
+            try refuseOtherVersions(version, path: path)
             guard version == IndexConnection.schemaVersion else {
                 throw .index(
                     operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")
             }
             // An index of this version has every table: nothing to write, so a reader does not wait for
             // another process's write lock.
-            if !migrated { return (database, false) }
+            return (database, false)
         }
         try database.execute(IndexSchema.create)
         try database.execute(

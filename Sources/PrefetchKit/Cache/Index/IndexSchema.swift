@@ -2,17 +2,16 @@
 /// identity (it is a function of the cache key); the key itself is unknown for rescanned files.
 ///
 /// Two of the clocks have an index: `accessed_at` (a trim's least-recently-used walk, expiry by access)
-/// and `fetched_at` (stats' oldest and newest, expiry by creation). `modified_at` has none since schema 6:
-/// only an expiry by modification reads it, which a clean does once, in one scan of the table (about a
-/// second at a million rows), while an index on it cost every store and every removed row a B-tree
-/// entry more.
+/// and `fetched_at` (stats' oldest and newest, expiry by creation). `modified_at` has none: only an
+/// expiry by modification reads it, which a clean does once, in one scan of the table, while an index
+/// on it would cost every store and every removed row a B-tree entry more.
 enum IndexSchema {
     static let create: String = """
         CREATE TABLE IF NOT EXISTS meta (
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
         );
-        \(entriesTable(named: "entries"));
+        \(entriesTable);
         CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
         CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
         CREATE TABLE IF NOT EXISTS failures (
@@ -34,11 +33,10 @@ enum IndexSchema {
         """ + IndexTotals.create + IndexLargest.create
 
     /// The entries table. The relative path is the identity; the cache key has no index of its own
-    /// (nothing looks an entry up by key, and the path is a function of the key): schema 2 had one,
-    /// which cost every store and every removal a random B-tree page more.
-    static func entriesTable(named name: String) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS \(name) (
+    /// (nothing looks an entry up by key, and the path is a function of the key): one would cost every
+    /// store and every removal a random B-tree page more.
+    static let entriesTable = """
+        CREATE TABLE IF NOT EXISTS entries (
             id INTEGER PRIMARY KEY,
             url TEXT,
             cache_key TEXT,
@@ -57,7 +55,6 @@ enum IndexSchema {
             validated_at REAL
         )
         """
-    }
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """

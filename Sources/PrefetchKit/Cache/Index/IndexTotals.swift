@@ -89,7 +89,7 @@ enum IndexTotals {
              + (SELECT count(*) FROM (SELECT * FROM (\(computed)) EXCEPT \(kept)))
         """
 
-    /// Recomputes every total from the entries (the migration from schema 1, and `fsck --repair`).
+    /// Recomputes every total from the entries (`fsck --repair`).
     static let backfill = """
         DELETE FROM entry_totals;
         INSERT INTO entry_totals(dimension, value, entries, bytes) \(computed);
