@@ -1,3 +1,5 @@
+import PrefetchKit
+
 /// A subcommand: what `--help` says about it, the options it takes, and what it does.
 struct CommandSpec: Sendable {
     let name: String
@@ -9,7 +11,9 @@ struct CommandSpec: Sendable {
     let details: String
     let options: [OptionSpec]
     let examples: [String]
-    let execute: @Sendable (ParsedArguments) throws -> ExitStatus
+    /// Does the work, reporting what goes wrong into the diagnostics; throws a `UsageError` or a
+    /// `JobFileError` for a command line or job file it cannot obey.
+    let execute: @Sendable (ParsedArguments, Diagnostics) throws -> Void
     /// The command handles SIGINT, SIGTERM and SIGHUP itself (`SignalRelay`); for every other one they
     /// are let through to their default actions as it starts.
     var handlesStopSignals = false

@@ -13,9 +13,11 @@ enum Tool {
     ]
 
     static func main(_ arguments: [String]) -> ExitStatus {
+        let diagnostics = Diagnostics()
         guard let first = arguments.first else {
             Console.error(Help.tool(commands: commands))
-            return .usage
+            diagnostics.report(.usage)
+            return diagnostics.exitStatus
         }
         switch first {
         case "--help", "-h", "help":
@@ -34,8 +36,8 @@ enum Tool {
         guard let spec = command(named: first) else {
             let hint = EditDistance.closest(to: first, among: commands.map(\.name))
                 .map { "; did you mean '\($0)'?" } ?? " (see 'prefetchd --help')"
-            Console.error("prefetchd: unknown command '\(first)'\(hint)\n")
-            return .usage
+            diagnostics.report(.usage, "prefetchd: unknown command '\(first)'\(hint)")
+            return diagnostics.exitStatus
         }
         if !spec.handlesStopSignals { ProcessTuning.releaseStopSignals() }
         let rest = Array(arguments.dropFirst())
@@ -45,17 +47,15 @@ enum Tool {
                 Console.out(Help.command(spec))
                 return .success
             }
-            return try spec.execute(parsed)
+            try spec.execute(parsed, diagnostics)
         } catch let error as UsageError {
-            Console.error("prefetchd \(error.description)\n")
-            return .usage
+            diagnostics.report(.usage, "prefetchd \(error.description)")
         } catch let error as JobFileError {
-            Console.error("\(error)\n")
-            return .usage
+            diagnostics.report(.usage, "\(error)")
         } catch {
-            Console.error("prefetchd \(spec.name): \(error)\n")
-            return .environment
+            diagnostics.report(.environment, "prefetchd \(spec.name): \(error)")
         }
+        return diagnostics.exitStatus
     }
 
     private static func command(named name: String) -> CommandSpec? {

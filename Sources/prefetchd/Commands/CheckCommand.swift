@@ -17,20 +17,17 @@ enum CheckCommand {
         execute: execute
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard !arguments.positionals.isEmpty else {
             throw UsageError("check: no job file given (usage: prefetchd check JOB.yaml [JOB.yaml ...])")
         }
-        var status = ExitStatus.success
         for path in arguments.positionals {
             do {
                 let summary = try JobFile.check(path: path, environment: ProcessInfo.processInfo.environment)
                 Console.out("\(summary)\n")
             } catch {
-                Console.error("\(error)\n")
-                status = .usage
+                diagnostics.report(.usage, "\(error)")
             }
         }
-        return status
     }
 }

@@ -38,7 +38,7 @@ enum CleanCommand {
         handlesStopSignals: true
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         let target = try MaintenanceCommand.target(arguments, command: "clean")
         var policy = CleanPolicy()
         if let settings = target.settings {
@@ -71,9 +71,8 @@ enum CleanCommand {
                     if dryRun { Console.out("\(dryRunVerb(item.kind)) \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
                 })
             Console.out(report.summary)
-            return .success
         } catch {
-            return MaintenanceCommand.fail("clean", cacheAt: target.folder, error)
+            MaintenanceCommand.fail("clean", cacheAt: target.folder, error, into: diagnostics)
         }
     }
 

@@ -22,23 +22,22 @@ enum FsckCommand {
         execute: execute
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard arguments.positionals.isEmpty else {
             throw UsageError("fsck: takes no arguments besides --cache DIR and --repair")
         }
         let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         do throws(CacheError) {
-            return try check(root, repair: arguments.has("repair"))
+            try check(root, repair: arguments.has("repair"), diagnostics)
         } catch {
-            Console.error("prefetchd fsck: cache \(root): \(error)\n")
-            return .environment
+            diagnostics.report(.environment, "prefetchd fsck: cache \(root): \(error)")
         }
     }
 
-    private static func check(_ root: String, repair: Bool) throws(CacheError) -> ExitStatus {
+    private static func check(_ root: String, repair: Bool, _ diagnostics: Diagnostics) throws(CacheError) {
         guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else {
-            Console.error("prefetchd fsck: no cache at \(root)\n")
-            return .environment
+            diagnostics.report(.environment, "prefetchd fsck: no cache at \(root)")
+            return
         }
         let validator = ImageValidator(level: .decode, maxBytes: 0)
         let checker = CacheChecker(cache)
@@ -52,6 +51,7 @@ enum FsckCommand {
         }
         for problem in problems {
             Console.out("\(problem)\n")
+            diagnostics.report(.failure)
         }
         if repair && !problems.isEmpty {
             try checker.repair(problems)
@@ -59,6 +59,5 @@ enum FsckCommand {
         } else {
             Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found\n")
         }
-        return problems.isEmpty ? .success : .failures
     }
 }

@@ -35,14 +35,13 @@ enum MaintenanceCommand {
         }
     }
 
-    /// Prints `error` (naming the cache at `folder` when the error itself does not) and returns
-    /// exit status 3: the cache, its lock or the output failed.
-    static func fail(_ command: String, cacheAt folder: String, _ error: MaintenanceError) -> ExitStatus {
+    /// Reports `error` as the environment's (the cache, its lock or the output failed), naming the
+    /// cache at `folder` when the error itself does not.
+    static func fail(_ command: String, cacheAt folder: String, _ error: MaintenanceError, into diagnostics: Diagnostics) {
         if case .cache(let cause) = error {
-            Console.error("prefetchd \(command): cache \(folder): \(cause)\n")
+            diagnostics.report(.environment, "prefetchd \(command): cache \(folder): \(cause)")
         } else {
-            Console.error("prefetchd \(command): \(error.description)\n")
+            diagnostics.report(.environment, "prefetchd \(command): \(error.description)")
         }
-        return .environment
     }
 }

@@ -22,18 +22,18 @@ enum PathCommand {
         execute: execute
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard arguments.positionals.count == 1, let url = arguments.positionals.first else {
             throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--cache DIR])")
         }
         let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         guard let cache = try DiskCache.openExisting(at: root, for: .read) else {
-            Console.error("prefetchd path: no cache at \(root)\n")
-            return .failures
+            diagnostics.report(.failure, "prefetchd path: no cache at \(root)")
+            return
         }
         guard let path = try cache.path(forKey: redacted(url)) else {
-            Console.error("prefetchd path: not cached: \(redacted(url))\n")
-            return .failures
+            diagnostics.report(.failure, "prefetchd path: not cached: \(redacted(url))")
+            return
         }
         if cache.index.isSnapshot {
             Console.error("prefetchd path: the use was not recorded: the cache's disk cannot be written to\n")
@@ -47,6 +47,5 @@ enum PathCommand {
             cache.forgetPendingUses()
         }
         Console.out(path + "\n")
-        return .success
     }
 }

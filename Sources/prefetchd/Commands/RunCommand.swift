@@ -43,7 +43,7 @@ enum RunCommand {
         handlesStopSignals: true
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard !arguments.positionals.isEmpty else {
             throw UsageError("run: no job file given (usage: prefetchd run JOB.yaml [JOB.yaml ...])")
         }
@@ -88,27 +88,25 @@ enum RunCommand {
             result = try runner.run(jobPaths: arguments.positionals)
         } catch {
             if case .jobFile = error {
-                Console.error("\(error)\n")
-                return .usage
+                diagnostics.report(.usage, "\(error)")
+            } else {
+                diagnostics.report(.environment, "prefetchd run: \(error)")
             }
-            Console.error("prefetchd run: \(error)\n")
-            return .environment
+            return
         }
         for problem in result.problems {
-            Console.error("prefetchd run: \(problem)\n")
+            diagnostics.report(.failure, "prefetchd run: \(problem)")
         }
+        if result.report.totals.failed > 0 { diagnostics.report(.failure) }
         Console.error("prefetchd: \(result.report.summary)\n")
         for failure in result.outputFailures {
-            Console.error("prefetchd run: \(failure)\n")
+            diagnostics.report(.environment, "prefetchd run: \(failure)")
         }
-        if !result.outputFailures.isEmpty { return .environment }
-        switch result.stoppedBy {
-        case SIGINT: return .interrupted
-        case SIGTERM: return .terminated
-        case SIGHUP: return .hungUp
-        default:
-            if result.cacheFailed { return .environment }
-            return result.report.totals.failed > 0 || !result.problems.isEmpty ? .failures : .success
+        if let signal = result.stoppedBy {
+            // The stop outranks a cache failure: the run's outcome names the stop.
+            diagnostics.stopped(by: signal)
+        } else if result.cacheFailed {
+            diagnostics.report(.environment)
         }
     }
 }

@@ -29,7 +29,7 @@ enum StatsCommand {
         execute: execute
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         let target = try MaintenanceCommand.target(arguments, command: "stats")
         if let output = arguments.value("output"), let problem = AtomicFile.problem(writing: output) {
             throw UsageError("stats: --output \(output) cannot be written: \(problem)")
@@ -42,9 +42,8 @@ enum StatsCommand {
             } else {
                 Console.out(text)
             }
-            return .success
         } catch {
-            return MaintenanceCommand.fail("stats", cacheAt: target.folder, error)
+            MaintenanceCommand.fail("stats", cacheAt: target.folder, error, into: diagnostics)
         }
     }
 }

@@ -19,25 +19,21 @@ enum VerifyCommand {
         execute: execute
     )
 
-    private static func execute(_ arguments: ParsedArguments) throws -> ExitStatus {
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         let jobs = try JobArguments.load(arguments, command: "verify")
-        var missing = 0
-        var stale = 0
         for job in jobs {
             do {
                 let result = try Verifier.verify(job, cachePath: arguments.value("cache")) { finding in
                     Console.out("\(finding.kind.rawValue) \(finding.url)\n")
                 }
-                missing += result.findings.filter { $0.kind == .missing }.count
-                stale += result.findings.filter { $0.kind == .stale }.count
+                if !result.findings.isEmpty { diagnostics.report(.failure) }
                 Console.error("prefetchd verify: \(job.name): \(counted(result.checked, "URL")), \(result.fresh) cached and fresh, "
                     + "\(result.findings.filter { $0.kind == .missing }.count) missing, "
                     + "\(result.findings.filter { $0.kind == .stale }.count) stale\n")
             } catch {
-                Console.error("prefetchd verify: cache of \(job.name) is unusable: \(error)\n")
-                return .environment
+                diagnostics.report(.environment, "prefetchd verify: cache of \(job.name) is unusable: \(error)")
+                return
             }
         }
-        return missing + stale > 0 ? .failures : .success
     }
 }

@@ -1,5 +1,5 @@
-/// The exit statuses of DESIGN.md.
-enum ExitStatus: Int32 {
+/// The exit statuses of the README's "Exit codes"; `Diagnostics` picks one from what a command reported.
+package enum ExitStatus: Int32 {
     /// Everything asked for was done.
     case success = 0
     /// Finished, but something failed (an item, a missing entry, an fsck problem, not cached).
