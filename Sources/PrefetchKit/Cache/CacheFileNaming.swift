@@ -32,7 +32,7 @@ enum CacheFileNaming {
 
     /// One level of 256 folders named by the first two hex digits of the hash: `ab` for `abc...`
     /// (nginx's `levels=2`). A million entries make about 4,000 files a folder, which ext4's hashed
-    /// directories handle well; two levels (`levels=1:2`, 4,096 folders) measured slower to fill, as
+    /// directories handle well; two levels (`levels=1:2`, 4,096 folders) are slower to fill, as
     /// nearly every early store then also creates a folder.
     static func nativeDirectories(_ hash: String) -> String {
         String(hash.utf8.prefix(2))!

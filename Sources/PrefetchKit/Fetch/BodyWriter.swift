@@ -11,8 +11,7 @@ import Synchronization
 ///
 /// Each writer thread has its own queue and a file's chunks all go to one of them (chosen by its
 /// descriptor): two threads writing one file wait for each other on the file's lock in the kernel,
-/// which spins first. That spinning was 7 % of a 20,000-image run's samples while the disk was slow
-/// to take writes, 0.5 % otherwise.
+/// which spins first, most while the disk is slow to take writes (bench/RESULTS.md, "Design figures").
 final class BodyWriter: Sendable {
     /// Bytes per chunk: one `pwrite` each, at offsets aligned to it.
     static let chunkSize = 128 << 10

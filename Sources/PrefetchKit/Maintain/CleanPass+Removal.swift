@@ -71,7 +71,7 @@ extension CleanPass {
 
     /// Finishes the removals a killed clean left half done, journal by journal: each entry it names
     /// whose file is gone loses its row (one whose file is there, not yet reached or stored anew, is
-    /// kept); a file an earlier version set aside under `FileRemoval.asideName` is unlinked.
+    /// kept); a file set aside under `FileRemoval.asideName` (by a pre-release clean) is unlinked.
     mutating func finishInterruptedRemovals(into report: inout CleanReport) throws(MaintenanceError) {
         let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.tempFolder) }
         for name in names.sorted() where Self.isJournal(name) {

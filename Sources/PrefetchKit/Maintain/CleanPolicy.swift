@@ -17,7 +17,7 @@ package struct CleanPolicy: Sendable, Equatable {
     package var staleTempAge: TimeInterval
     /// At most this many files per write transaction (nginx's cache manager takes 100). A batch's rows
     /// are in row order, so the more it holds, the more of them share each index page its commit
-    /// writes: 4,000 cost 6 % less CPU than 1,000 in a clean of 680,000 files (bench/maintain/RESULTS.md).
+    /// writes (bench/maintain/RESULTS.md, "Design figures").
     /// Fewer when the open-file limit is low (`FileRemoval`)...
     package var batchFiles: Int
     /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch

@@ -7,15 +7,14 @@ import Synchronization
 /// name is gone before the index's lock is let go, but its inode and blocks live on while the
 /// descriptor is open. After the commit the descriptors are closed on other threads while the next
 /// batch runs, and the last close frees the blocks; on a disk mounted with `discard` that waits on the
-/// device, and these waits no longer hold the index's lock. If the process dies first, the kernel closes
+/// device, and these waits do not hold the index's lock. If the process dies first, the kernel closes
 /// the descriptors and frees the files all the same: nothing is left under another name.
 /// The descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most
 /// one group's closes are in flight: submitting a group first waits for the one before.
 ///
-/// Measured on this project's machine (perf of a clean of a 1,000,000-entry cache, 680,000 files
-/// removed): renaming each file aside within its folder and unlinking the aside name later cost 12 % and
-/// 23 % of all samples; the dentry work of a rename (two lookups, an insert and a delete in a
-/// directory of thousands) is what opening and unlinking in place saves.
+/// Opening and unlinking in place saves the dentry work that renaming each file aside and unlinking
+/// it later would cost (two lookups, an insert and a delete in a directory of thousands; figures in
+/// bench/maintain/RESULTS.md, "Design figures").
 final class FileRemoval: Sendable {
     private let width: Int
     private let detaching: WorkerPool
@@ -42,8 +41,9 @@ final class FileRemoval: Sendable {
         groupFiles = max(1, min(16_384, (available - 2 * self.batchFiles) / 2))
     }
 
-    /// The name earlier versions of prefetchd renamed a file to before unlinking it: in its own folder,
-    /// hidden, and not a cache file name. A journal left by such a clean may name files set aside so.
+    /// The name a clean of the rename-then-unlink removal gave a file before unlinking it (pre-release
+    /// builds): in its own folder, hidden, and not a cache file name. A journal such a clean left in a
+    /// cache of the current schema may name files set aside so.
     /// Built from the path's UTF-8 bytes.
     static func asideName(_ path: String) -> String {
         var path = path

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// The engine holds up to `2 x limit` keys: up to `limit` transferring (the request's own
 /// `concurrency`, which the engine applies) and the rest waiting there, so that the network thread
-/// starts the next transfer the moment one ends, without a round trip through this thread (measured:
-/// 4.47 s against 5.27 s for 20,000 images, see bench/RESULTS.md). At most `3 x limit` keys are
+/// starts the next transfer the moment one ends, without a round trip through this thread (figures
+/// in bench/RESULTS.md, "Design figures"). At most `3 x limit` keys are
 /// between hand-over and the end of their store, each holding an open file; the network never waits
 /// on the workers while they keep up. The limit may change between sets (each set has its own
 /// `concurrency`). Whatever the limit, at most `heldAtMost` keys are held at once, so that their files

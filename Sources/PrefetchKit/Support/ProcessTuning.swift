@@ -4,9 +4,8 @@ internal import Glibc
 /// Process-wide settings the executable applies once at start, and the thread policies they rely on.
 package enum ProcessTuning {
     /// At most eight malloc arenas, one per busy thread of a run, instead of glibc's up to 8 x cores:
-    /// per-thread arenas only hold on to memory (peak RSS of a 100,000-URL run), while with two
-    /// arenas the threads queued for each other's arena locks (about 600 waits per validation
-    /// worker in a 20,000-image header run; four interleaved rounds: 6.75 s with eight against 7.46 s).
+    /// per-thread arenas only hold on to memory, while with fewer the threads queue for each other's
+    /// arena locks (bench/RESULTS.md, "Design figures").
     package static func limitMallocArenas() {
         _ = pf_limit_malloc_arenas(8)
     }

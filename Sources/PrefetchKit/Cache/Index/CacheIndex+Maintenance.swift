@@ -211,11 +211,9 @@ extension IndexConnection {
 extension CacheIndex {
     /// Readies this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
     /// index's pages stay in memory), and its WAL checkpoints handed to an `IndexCheckpointer` that
-    /// copies every 65,536 pages beside the clean instead of inside its commits. Measured on a
-    /// 1,000,000-row index (726,000 rows deleted, files absent so only the index counts): 132 s with a
-    /// 64 MiB cache and checkpoints every 8,192 pages in the commits, 107 s with 256 MiB and 65,536
-    /// pages in the commits; 60 s with the checkpointer, rows picked inside each batch and no delete
-    /// trigger. `endBulkDeletes` hands the checkpoints back.
+    /// copies every 65,536 pages beside the clean instead of inside its commits, so that no commit
+    /// waits on a checkpoint (bench/maintain/RESULTS.md, "Design figures"). `endBulkDeletes` hands the
+    /// checkpoints back.
     func beginBulkDeletes() throws(CacheError) -> IndexCheckpointer {
         let checkpointer = try IndexCheckpointer(path: path, pages: 65_536)
         try withConnection { connection throws(CacheError) in

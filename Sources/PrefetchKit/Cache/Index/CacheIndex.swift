@@ -89,13 +89,13 @@ package final class CacheIndex: Sendable {
     /// `created` tells that the schema was new (no file, or an empty one).
     private static func openChecked(_ path: String) throws(CacheError) -> (database: IndexDatabase, created: Bool) {
         let database = try IndexDatabase(path: path)
-        // No quick_check here: it reads the whole file (30 s cold at a million rows). A file that is
-        // not a database fails the schema read below; deeper damage is fsck's to find.
+        // No quick_check here: it reads the whole file (tens of seconds cold at a million rows). A file
+        // that is not a database fails the schema read below; deeper damage is fsck's to find.
         _ = try database.text("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=NORMAL")
         // Statement journals in memory: a statement that fires a trigger (an entry update) or changes
-        // many rows makes SQLite keep one, by default in a temp file (/var/tmp/etilqs_*): 5.5 writes to
-        // such files per stored body while inserts fired the totals trigger (strace, 2,000 URLs).
+        // many rows makes SQLite keep one, by default in a temp file (/var/tmp/etilqs_*), written to
+        // several times for each stored body.
         try database.execute("PRAGMA temp_store=MEMORY")
         // Debian's SQLite zeroes deleted content (SECURE_DELETE): every page a delete frees is written
         // again, into the WAL, so a clean's batch needed free disk in proportion to the bytes its rows

@@ -2,8 +2,7 @@
 /// running totals (`IndexTotals`) and the largest entries (`IndexLargest`) in one go, before anything
 /// else in the batch changes or reads them and at the latest as the batch commits: one read of the
 /// batch's new rows and one upsert per group touched, instead of six upserts and a largest-entries test
-/// per row by trigger (a 20,000-image header run, four interleaved rounds: 3.13 s of user CPU against
-/// 3.52 s, see bench/RESULTS.md). Updates keep theirs by trigger.
+/// per row by trigger (bench/RESULTS.md, "Design figures"). Updates keep theirs by trigger.
 extension IndexConnection {
     /// Inserts the entry's row unless one has its relative path; true when it did. Counts as one write
     /// of the batch.

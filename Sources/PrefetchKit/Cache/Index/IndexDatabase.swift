@@ -69,7 +69,7 @@ final class IndexDatabase {
 
     /// The busy handler's clock, one per connection (used by one thread at a time, as the connection
     /// is). Counted in time, not attempts: a 200 µs sleep takes two to three times that on a busy
-    /// machine, and with 25,000 attempts meant as 5 s a clean facing a held lock stopped after 16 s.
+    /// machine, so a count of attempts meant as 5 s would wait far longer.
     private final class BusyWait {
         private var started = ContinuousClock.now
         var timeout = IndexDatabase.busyTimeout

@@ -1,6 +1,6 @@
 /// The largest entries, kept beside the entries table so that stats need no index on `byte_size`.
-/// Such an index cost every store and every removal a random B-tree page: measured on a 1,000,000-row
-/// index, a clean's 680,000 row deletes took 64 s with it and 54 s without.
+/// Such an index would cost every store and every removal a random B-tree page (bench/maintain/RESULTS.md,
+/// "Design figures").
 ///
 /// `largest_entries` holds exactly the entries whose size is at least a floor (`meta.largest_floor`):
 /// an insert (`IndexConnection.settleInserted()`) or a size change (by trigger) at or above the floor

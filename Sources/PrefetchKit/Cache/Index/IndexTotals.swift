@@ -2,9 +2,8 @@
 /// million: one row per (dimension, value) with its entry count and bytes. Updates keep them by
 /// trigger; inserts by `IndexConnection.insertEntry(_:)` and deletes by
 /// `IndexConnection.deleteEntries(where:)`, one upsert per group for a batch's inserts or a delete's
-/// rows. A delete trigger ran its sub-program for every row: a third of a clean's delete time
-/// (measured: 200,000 rows deleted from a 1,000,000-row index, 7.0 s with it, 4.0 s with the per-group
-/// upserts); an insert trigger, about half of each store's insert.
+/// rows: a delete or insert trigger would run its sub-program for every row, a large share of a
+/// clean's deletes and of each store's insert (bench/maintain/RESULTS.md, "Design figures").
 /// Dimensions: `all`, `format`, `set`, `host` (derived from the URL), and the hour (seconds / 3600)
 /// of the first fetch and of the last access, from which the age histograms are drawn.
 /// Bytes are the files' data sizes (`byte_size`), the measure the size cap uses too.
