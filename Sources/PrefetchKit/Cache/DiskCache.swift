@@ -146,11 +146,6 @@ package final class DiskCache: Sendable {
     package struct Streamed: Sendable {
         package var checksum: String
         package var size: Int64
-
-        package init(checksum: String, size: Int64) {
-            self.checksum = checksum
-            self.size = size
-        }
     }
 
     /// Puts a finished temp file under its final name and records it, replacing an earlier body for

@@ -112,11 +112,6 @@ extension FetchRequest: CustomStringConvertible {
 package struct Credentials: Sendable, Equatable {
     package var username: String
     package var password: String
-
-    package init(username: String, password: String) {
-        self.username = username
-        self.password = password
-    }
 }
 
 extension Credentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -131,9 +126,4 @@ package struct Validators: Sendable, Equatable {
     package var etag: String?
     /// Sent as `If-Modified-Since`.
     package var lastModified: String?
-
-    package init(etag: String? = nil, lastModified: String? = nil) {
-        self.etag = etag
-        self.lastModified = lastModified
-    }
 }

@@ -49,13 +49,6 @@ package struct ResponseHeaders: Sendable, Equatable {
     package var lastModified: String?
     package var contentType: String?
     package var retryAfter: String?
-
-    package init(etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, retryAfter: String? = nil) {
-        self.etag = etag
-        self.lastModified = lastModified
-        self.contentType = contentType
-        self.retryAfter = retryAfter
-    }
 }
 
 /// Where the time of one attempt went, from libcurl's own clock (all measured from the attempt's start).
@@ -68,12 +61,6 @@ package struct FetchTimings: Sendable, Equatable {
     package var startTransfer: Duration
 
     package static let zero = FetchTimings(total: .zero, connect: .zero, startTransfer: .zero)
-
-    package init(total: Duration, connect: Duration, startTransfer: Duration) {
-        self.total = total
-        self.connect = connect
-        self.startTransfer = startTransfer
-    }
 }
 
 /// What the engine reports as transfers move along, in order per request, for logs and progress.

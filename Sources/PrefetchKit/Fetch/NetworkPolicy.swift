@@ -5,17 +5,11 @@ internal import Glibc
 /// requested against `allow_hosts` / `deny_hosts`, and the address actually connected to against
 /// `allow_private` (so a package name that resolves to 127.0.0.1 is refused too).
 package struct NetworkPolicy: Sendable, Equatable {
-    package var allowPrivate: Bool
+    package var allowPrivate = true
     /// Host patterns: `cdn.example.com` exactly, or `*.example.com` for any name below example.com.
     /// Empty: any host.
-    package var allowHosts: [String]
-    package var denyHosts: [String]
-
-    package init(allowPrivate: Bool = true, allowHosts: [String] = [], denyHosts: [String] = []) {
-        self.allowPrivate = allowPrivate
-        self.allowHosts = allowHosts
-        self.denyHosts = denyHosts
-    }
+    package var allowHosts: [String] = []
+    package var denyHosts: [String] = []
 
     /// Whether this policy can refuse anything at all (if not, no callback is installed).
     var restricts: Bool { !allowPrivate || !allowHosts.isEmpty || !denyHosts.isEmpty }

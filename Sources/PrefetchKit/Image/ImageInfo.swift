@@ -4,11 +4,5 @@ package struct ImageInfo: Sendable, Equatable, Codable {
     package var width: Int
     package var height: Int
 
-    package init(format: ImageFormat, width: Int, height: Int) {
-        self.format = format
-        self.width = width
-        self.height = height
-    }
-
     package var pixels: Int { width * height }
 }

@@ -11,14 +11,6 @@ package struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
     package var keyPath: String
     package var message: String
 
-    package init(file: String, line: Int, column: Int, keyPath: String, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.keyPath = keyPath
-        self.message = message
-    }
-
     package var description: String {
         let place = line > 0 ? "\(file):\(line):\(column)" : file
         let path = keyPath.isEmpty ? "" : "\(keyPath): "

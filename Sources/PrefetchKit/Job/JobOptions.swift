@@ -41,12 +41,6 @@ package struct CredentialSettings: Sendable, Equatable, CustomStringConvertible 
     package var passwordVariable: String
     package var password: String
 
-    package init(username: String, passwordVariable: String, password: String) {
-        self.username = username
-        self.passwordVariable = passwordVariable
-        self.password = password
-    }
-
     package var description: String { "\(username) (password from $\(passwordVariable))" }
 }
 

@@ -5,11 +5,6 @@ package struct CleanTally: Sendable, Equatable {
     package var entries = 0
     package var bytes: Int64 = 0
 
-    package init(entries: Int = 0, bytes: Int64 = 0) {
-        self.entries = entries
-        self.bytes = bytes
-    }
-
     mutating func add(_ size: Int64) {
         entries += 1
         bytes += size

@@ -26,13 +26,6 @@ package final class ProgressDisplay: Sendable {
         package var total: Int
         package var failed: Int
         package var bytes: Int64
-
-        package init(done: Int, total: Int, failed: Int, bytes: Int64) {
-            self.done = done
-            self.total = total
-            self.failed = failed
-            self.bytes = bytes
-        }
     }
 
     /// `--progress`: `auto` draws the live line on a terminal and logs a line every 5 s otherwise;

@@ -9,15 +9,6 @@ package struct RunFailure: Sendable, Equatable, Codable {
     /// The library's own words, for a person.
     package var message: String
 
-    package init(url: String, set: String, reason: String, httpStatus: Int?, attempts: Int, message: String) {
-        self.url = url
-        self.set = set
-        self.reason = reason
-        self.httpStatus = httpStatus
-        self.attempts = attempts
-        self.message = message
-    }
-
     enum CodingKeys: String, CodingKey {
         case url, set, reason, attempts, message
         case httpStatus = "http_status"

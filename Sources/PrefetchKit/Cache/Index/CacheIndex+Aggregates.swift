@@ -5,12 +5,6 @@ package struct CacheGroupTotal: Sendable, Equatable {
     package var name: String
     package var entries: Int
     package var bytes: Int64
-
-    package init(name: String, entries: Int, bytes: Int64) {
-        self.name = name
-        self.entries = entries
-        self.bytes = bytes
-    }
 }
 
 /// The aggregate reads stats is answered from: the running totals (see `IndexTotals`) and small

@@ -7,13 +7,6 @@ package struct RunRecord: Sendable, Equatable {
     package var duration: TimeInterval
     /// The report's totals: requested, unique, fetched, cached, revalidated, failed, skipped, bytes.
     package var totals: [String: Int]
-
-    package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int]) {
-        self.job = job
-        self.started = started
-        self.duration = duration
-        self.totals = totals
-    }
 }
 
 /// The runs table; the meta table's `last_run` names the newest row.
