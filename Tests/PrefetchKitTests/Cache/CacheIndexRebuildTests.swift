@@ -5,7 +5,7 @@ import Testing
 @Suite struct CacheIndexRebuildTests {
     /// Stores two entries, then lets `damage` spoil the index, then reopens.
     private func reopen(layout: CacheLayout, after damage: (String) throws -> Void) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let keys = ["https://cdn.example.com/p/1.png", "https://cdn.example.com/p/2"]
             var checksums: [String?] = []
             do {
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func anIndexANewerPrefetchdWroteIsLeftAsItIs() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index of two entries, written by a newer prefetchd (schema 9)
             do {
                 let cache = try DiskCache.open(at: folder, layout: .native)
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func theSchemaVersionAndLastRunAreRecorded() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
             #expect(try cache.index.meta("layout") == "native")

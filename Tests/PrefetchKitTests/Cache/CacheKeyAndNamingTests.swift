@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func twoURLsWithOneKeyAreOneEntry() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let rule = CacheKeyRule.dropParams(["sig"])
             let first = "https://c.example/a.png?sig=1"

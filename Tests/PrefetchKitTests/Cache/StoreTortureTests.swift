@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: CacheLayout.allCases)
     func killedStoresLeaveARepairableCache(layout: CacheLayout) throws {
         let executable = try Self.tortureExecutable()
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given a cache that a storing process was SIGKILLed in, many times over
             for _ in 0..<Self.rounds {
                 let process = Process()

@@ -11,8 +11,8 @@ private func heads(of bytes: [UInt8]) -> [[UInt8]] {
 /// Rejections of one validator, read from a file, from a file with each kept head, and from memory:
 /// all must agree (the file's and memory's are returned).
 private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> (file: ImageError?, memory: ImageError?) {
-    let folder = try TemporaryFolder()
-    let path = try folder.write(bytes, named: "body")
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("body", Data(bytes)).path
     var fileError: ImageError?
     var memoryError: ImageError?
     do { _ = try validator.validate(fileAt: path) } catch { fileError = error }
@@ -27,8 +27,8 @@ private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> 
 
 /// Every path accepts and agrees on what it found.
 private func accepted(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> ImageInfo? {
-    let folder = try TemporaryFolder()
-    let path = try folder.write(bytes, named: "body")
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("body", Data(bytes)).path
     let fromFile = try validator.validate(fileAt: path)
     let fromMemory = try validator.validate(data: bytes)
     #expect(fromFile == fromMemory)
@@ -155,7 +155,7 @@ private func reasons(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> [S
     }
 
     @Test func missingFileIsUnreadable() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         #expect(throws: ImageError.unreadable(path: folder.path + "/absent", detail: "No such file or directory")) {
             try decode.validate(fileAt: folder.path + "/absent")
         }

@@ -10,7 +10,7 @@ import Testing
     private static let held: UInt32 = 10
 
     @Test func aCleanOutlastsALockHeldPastTheBusyTimeout() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let (cache, released) = try Self.expiredCacheWithTheLockHeldElsewhere(folder)
             let policy = CleanPolicy(maxAge: 86_400, expireBy: .access, orphanSweepRounds: 1, lockWait: 0.2, busyWait: 60)
             let report = try CacheCleaner(cache, policy: policy).run()
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aCleanThatWaitsTooLongStopsAndSaysSo() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let (cache, released) = try Self.expiredCacheWithTheLockHeldElsewhere(folder)
             let policy = CleanPolicy(maxAge: 86_400, expireBy: .access, orphanSweepRounds: 1, lockWait: 0.2, busyWait: 1)
             let started = ContinuousClock.now

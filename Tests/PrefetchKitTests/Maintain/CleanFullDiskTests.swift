@@ -114,7 +114,7 @@ import Testing
 
     @Test func aCleanStoppedBySIGTERMHoldsItsRoomBackAgain() throws {
         // Given a clean that has let its reserve go and waits for another clean's lock
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             _ = try fillCache(cache, count: 3)
             try cache.flush()

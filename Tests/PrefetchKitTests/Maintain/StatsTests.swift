@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func entriesAndBytesEqualAFreshScanOfTheFiles() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let files = try scanFiles(cache)
             let stats = try CacheStats.collect(from: cache)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func keptTotalsMatchAGroupByOverTheRows() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             var kept: [String: [CacheGroupTotal]] = [:]
             for dimension in IndexTotals.dimensions { kept[dimension] = try cache.index.totals(dimension) }
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func jsonHasTheFieldsOfTheDesignAndMore() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache, maxSize: 1 << 20)
             let parsed = try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8))
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func prometheusLinesParseAndCarryTheTotals() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache)
             let text = StatsFormat.prometheus.render(stats)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func htmlIsOneSelfContainedPageWithItsCharts() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let page = StatsFormat.html.render(try CacheStats.collect(from: cache))
             #expect(page.hasPrefix("<!DOCTYPE html>"))
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func textTableNamesEverySection() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache)
             let text = StatsFormat.text.render(stats)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func anEmptyCacheSaysNoneUnderEverySection() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let text = StatsFormat.text.render(try CacheStats.collect(from: cache))
             for section in ["by format", "by set", "by host", "largest entries", "failure ledger by reason"] {
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func aVersionOneIndexIsMigratedKeepingItsRows() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 1 wrote it: no totals table, no triggers
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "1", sql: """
                 DROP TRIGGER entries_totals_update; DROP TABLE entry_totals;
@@ -160,7 +160,7 @@ import Testing
     }
 
     @Test func aVersionTwoIndexLosesItsKeyIndexAndKeepsItsRows() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 2 wrote it: a unique index on cache_key
             var before: [String: Int64] = [:]
             do {
@@ -201,7 +201,7 @@ import Testing
     }
 
     @Test func aVersionThreeIndexLosesItsDeleteTriggerAndCountsADeleteOnce() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 3 wrote it: totals also kept by a delete trigger
             let keys = try fillIndex(in: folder, count: 12, thenAsSchema: "3", sql: """
                 CREATE TRIGGER entries_totals_delete AFTER DELETE ON entries BEGIN
@@ -221,7 +221,7 @@ import Testing
     }
 
     @Test func aVersionFourIndexLosesItsSizeIndexAndKeepsItsLargestInATable() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 4 wrote it: a size index, no largest entries' table
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "4", sql: """
                 DROP TRIGGER entries_largest_update; DROP TABLE largest_entries;
@@ -248,7 +248,7 @@ import Testing
     }
 
     @Test func aVersionFiveIndexLosesItsModificationIndexAndStillExpiresByModification() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 5 wrote it: an index on modified_at
             let keys = try fillIndex(in: folder, count: 4, thenAsSchema: "5", sql: "CREATE INDEX entries_modified_at ON entries(modified_at);")
 
@@ -274,7 +274,7 @@ import Testing
     }
 
     @Test func aVersionSevenIndexLosesItsInsertTriggersAndCountsAStoreOnce() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 7 wrote it: inserts counted in the totals and the largest entries by trigger
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "7", sql: """
                 CREATE TRIGGER entries_totals_insert AFTER INSERT ON entries BEGIN
@@ -301,7 +301,7 @@ import Testing
     }
 
     @Test func aVersionSixIndexGetsAFloorTriggerThatTiedSizesCannotOutgrow() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index as schema 6 wrote it: its floor trigger keeps every row tied at the floor
             _ = try fillIndex(in: folder, count: 12, thenAsSchema: "6", sql: """
                 DROP TRIGGER largest_entries_raise;
@@ -364,7 +364,7 @@ import Testing
     }
 
     @Test func outputIsWrittenAtomicallyByTheCommand() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             _ = try busyCache(folder)
             let output = folder + "/report.prom"
             let outcome = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", output])
@@ -377,7 +377,7 @@ import Testing
     }
 
     @Test func outputToADashOrADeviceGoesThereAndAnEmptyNameIsAUsageError() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             _ = try busyCache(folder)
             let dash = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", "-"])
             #expect(dash.status == 0)
@@ -396,7 +396,7 @@ import Testing
     }
 
     @Test func aJobFileNamesTheCacheAndItsLimits() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder + "/cache", layout: .native)
             _ = try fillCache(cache, count: 10)
             try cache.flush()
@@ -423,7 +423,7 @@ import Testing
     }
 
     @Test func commandsRefuseABadJobFileAndAMissingCache() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             try "version: 1\nsets: 3\n".write(toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
             let job = try Binary.run(["clean", "bad.yaml"], in: URL(fileURLWithPath: folder))
             #expect(job.status == 2)
