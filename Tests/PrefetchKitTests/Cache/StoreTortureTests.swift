@@ -16,22 +16,9 @@ import Testing
     private static let keyPool = 400
     private static let rounds = 20
 
-    /// The built store-torture, next to the test bundle or in the package's .build/debug.
-    private static func tortureExecutable() throws -> URL {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("store-torture"))
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/store-torture"))
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "store-torture is not built; run swift build --build-tests")
-    }
-
     @Test(arguments: CacheLayout.allCases)
     func killedStoresLeaveARepairableCache(layout: CacheLayout) throws {
-        let executable = try Self.tortureExecutable()
+        let executable = try Binary.executable("store-torture")
         try TemporaryDirectory.withPath { folder in
             // Given a cache that a storing process was SIGKILLed in, many times over
             for _ in 0..<Self.rounds {

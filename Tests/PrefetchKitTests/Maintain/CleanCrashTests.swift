@@ -7,8 +7,8 @@ import Testing
     private static let rounds = 12
 
     @Test func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs() throws {
-        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
-        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
+        let prefetchd = try Binary.executable("prefetchd")
+        let filler = try Binary.executable("cache-filler")
         try TemporaryDirectory.withPath { folder in
             var killedMidway = 0
             for round in 0..<Self.rounds {
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func aCleanBesideAStoringProcessLosesNothingItStored() throws {
-        let torture = try #require(builtExecutable("store-torture"), "store-torture is not built")
+        let torture = try Binary.executable("store-torture")
         try TemporaryDirectory.withPath { folder in
             // Given a process storing entries into the cache as fast as it can, over 4,000 keys (with
             // fewer, it stores each one again within the time a clean waits for the index's write lock,
@@ -117,8 +117,8 @@ import Testing
     }
 
     @Test func aCleanUnderALowOpenFileLimitRemovesEverythingDue() throws {
-        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
-        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
+        let prefetchd = try Binary.executable("prefetchd")
+        let filler = try Binary.executable("cache-filler")
         try TemporaryDirectory.withPath { folder in
             // Given 1,500 entries unused for a month
             try run(filler, [folder, "1500", "0"])

@@ -61,16 +61,6 @@ func testPolicy(
     CleanPolicy(maxAge: maxAge, expireBy: expireBy, maxSize: maxSize, trimTo: trimTo, orphanSweepRounds: 1, lockWait: 0.2)
 }
 
-/// Locates an executable built next to the test bundle (or in .build/debug).
-func builtExecutable(_ name: String) -> URL? {
-    var candidates = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent(name)]
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}
-
 /// What is in the cache's `tmp/` besides the space it holds back for clean: temp files and journals
 /// left behind.
 func tempLeftovers(root: String) throws -> [String] {
