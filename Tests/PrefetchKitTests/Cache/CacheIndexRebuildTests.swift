@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite struct CacheIndexRebuildTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheIndexRebuildTests {
     /// Stores two entries, then lets `damage` spoil the index, then reopens.
     private func reopen(layout: CacheLayout, after damage: (String) throws -> Void) throws {
         try TemporaryDirectory.withPath { folder in

@@ -4,7 +4,7 @@ import Testing
 
 /// Kills a process that stores entries in a loop, many times, and checks that the cache it leaves
 /// never holds a partial or wrong file under a final name and that fsck can repair the rest.
-@Suite(.timeLimit(.minutes(1))) struct StoreTortureTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreTortureTests {
     /// Mirrors `body(_:)` in Tests/StoreTorture/main.swift.
     private static func expectedBody(_ number: Int) -> Data {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

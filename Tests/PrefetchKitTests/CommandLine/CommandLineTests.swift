@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's command line: every command parses, help answers, mistakes exit 2.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(3))) struct CommandLineTests {
     static let commands = ["run", "clean", "stats", "check", "verify", "path", "fsck"]
 
     @Test func toolHelpListsEveryCommand() throws {

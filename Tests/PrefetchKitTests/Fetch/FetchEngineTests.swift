@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FetchEngineTests {
     @Test func storesA200BodyInTheDestination() async throws {
         let harness = try FetchHarness()

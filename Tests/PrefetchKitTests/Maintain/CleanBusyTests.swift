@@ -5,7 +5,7 @@ import Testing
 
 /// A clean against an index whose write lock another process keeps longer than the index's busy
 /// handler waits (`IndexDatabase.busyTimeout`, 5 s): the clean tries again until its `busyWait` is spent.
-@Suite struct CleanBusyTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanBusyTests {
     /// How long the other connection keeps the write lock: well past one busy handler's wait.
     private static let held: UInt32 = 10
 

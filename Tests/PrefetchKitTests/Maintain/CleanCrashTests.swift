@@ -3,7 +3,7 @@ import Testing
 @testable import PrefetchKit
 
 /// `prefetchd clean` SIGKILLed at random points, and a clean running beside a storing process.
-@Suite(.timeLimit(.minutes(2))) struct CleanCrashTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanCrashTests {
     private static let rounds = 12
 
     @Test func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import PrefetchKit
 
 /// The nightly clean on a disk that is already full: what a cron job meets after a run filled it.
-@Suite struct CleanFullDiskTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanFullDiskTests {
     /// A disk's mount point and the cache on it, and a run of three small URLs into that cache, which
     /// reports to a file beside the disk.
     struct World {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite struct StatsTests {
+@Suite(.timeLimit(.minutes(3))) struct StatsTests {
     /// A cache that has seen stores, re-stores with other sizes, removals, uses, revalidations and a clean.
     private func busyCache(_ folder: String) throws -> DiskCache {
         let cache = try DiskCache.open(at: folder, layout: .native)

@@ -3,7 +3,7 @@ import Testing
 @testable import PrefetchKit
 
 /// `prefetchd run --dry-run`: what it prints, and that it changes nothing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunDryRunTests {
     @Test func dryRunPrintsWhatItWouldFetchAndCreatesNothing() throws {
         let harness = try RunHarness()

@@ -4,7 +4,7 @@ import Testing
 
 /// `prefetchd run` through the real binary: the exit status for each way a run ends, and the limits
 /// and environment it starts under.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunExitStatusTests {
     @Test func exitsZeroWhenEveryItemSucceeds() throws {
         let harness = try RunHarness()

@@ -4,7 +4,7 @@ import Testing
 
 /// What `prefetchd run` writes to standard error: text and JSON log lines, the progress line, the
 /// events of each transfer, and an output reader that goes away.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunOutputTests {
     @Test func logLinesNeverRunIntoTheProgressLine() throws {
         let harness = try RunHarness()

@@ -4,7 +4,7 @@ import Testing
 
 /// `prefetchd run`'s `--report` and `--junit` files: paths that cannot be written, and how the sets of
 /// several job files appear in JUnit.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunReportFileTests {
     @Test func aReportPathThatCannotBeWrittenStopsTheRunBeforeItFetches() throws {
         let harness = try RunHarness()

@@ -4,7 +4,7 @@ import Testing
 
 /// `prefetchd run` stopped by a signal (SIGINT, SIGTERM, SIGHUP) or started under `nohup`: how it
 /// ends, what it reports, and what a rerun fetches.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunSignalTests {
     /// A signal that stops a run, and how the run ends.
     struct Stop: Sendable, CustomStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 
 /// `prefetchd run` against a cache that stops taking writes or cannot be used at all: exit 3, the
 /// reason in one line, the report still written, and the other jobs still run.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunUnusableCacheTests {
     /// How a run under a file-size limit of 100 KiB (as on a disk that fills up) ends, given the
     /// paths its one set asks for in order.
