@@ -149,6 +149,26 @@ struct FetchEngineTests {
         #expect(!harness.exists(request.destination))
     }
 
+    /// A request's `maxBytes` is the largest body it takes: exactly that many bytes are fetched, one
+    /// byte more is refused, with no file.
+    @Test func aBodyOfExactlyMaxBytesIsFetchedAndOneByteMoreIsRefused() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var atTheLimit = harness.request("/bytes/1000/3")
+        atTheLimit.maxBytes = 1_000
+        var overTheLimit = harness.request("/bytes/1000/4")
+        overTheLimit.maxBytes = 999
+
+        let fetched = await harness.engine.fetch(atTheLimit)
+        let refused = await harness.engine.fetch(overTheLimit)
+
+        #expect(fetched.response?.kind == .ok)
+        #expect(fetched.response?.bytes == 1_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: atTheLimit.destination)).count == 1_000)
+        #expect(refused.error == .tooLarge(limit: 999))
+        #expect(!harness.exists(overTheLimit.destination))
+    }
+
     @Test func followsARedirect() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
