@@ -6,7 +6,7 @@ import Testing
     /// A cache with three good entries under keys `https://c.example/<n>.png`, stored as PNGs (as a
     /// set that validates stores them).
     private func withFilledCache(_ body: (DiskCache, [CacheEntry]) throws -> Void) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let entries = try (0..<3).map { number in
                 let key = "https://c.example/\(number).png"

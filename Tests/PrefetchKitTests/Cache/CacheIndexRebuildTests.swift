@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite struct CacheIndexRebuildTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheIndexRebuildTests {
     /// Stores two entries, then lets `damage` spoil the index, then reopens.
     private func reopen(layout: CacheLayout, after damage: (String) throws -> Void) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let keys = ["https://cdn.example.com/p/1.png", "https://cdn.example.com/p/2"]
             var checksums: [String?] = []
             do {
@@ -31,37 +31,55 @@ import Testing
         }
     }
 
-    @Test(arguments: CacheLayout.allCases)
-    func aDeletedIndexIsRebuiltFromTheFiles(layout: CacheLayout) throws {
-        try reopen(layout: layout) { path in
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    /// A way the index can be spoilt, and the layout of the cache it is spoilt in.
+    struct Damage: Sendable, CustomTestStringConvertible {
+        let kind: String
+        let layout: CacheLayout
+        let spoil: @Sendable (_ indexPath: String) throws -> Void
+        var testDescription: String { "\(kind), \(layout)" }
+
+        /// Deleted, with its journal files.
+        static func deleted(_ layout: CacheLayout) -> Damage {
+            Damage(kind: "deleted", layout: layout) { path in
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
         }
+
+        /// Overwritten with bytes that are no database.
+        static func corrupt(_ layout: CacheLayout) -> Damage {
+            Damage(kind: "corrupt", layout: layout) { path in
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+            }
+        }
+
+        /// An empty file.
+        static func empty(_ layout: CacheLayout) -> Damage {
+            Damage(kind: "empty", layout: layout) { path in
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                try Data().write(to: URL(fileURLWithPath: path))
+            }
+        }
+
+        /// A schema version this prefetchd does not know.
+        static func unknownSchema(_ layout: CacheLayout) -> Damage {
+            Damage(kind: "of an unknown schema", layout: layout) { path in
+                let database = try IndexDatabase(path: path)
+                try database.execute("UPDATE meta SET value = 'draft' WHERE key = 'schema_version'")
+            }
+        }
+
+        static let all = CacheLayout.allCases.map(deleted) + CacheLayout.allCases.map(corrupt)
+            + [empty(.native), unknownSchema(.sdwebimage)]
     }
 
-    @Test(arguments: CacheLayout.allCases)
-    func aCorruptIndexIsRebuiltFromTheFiles(layout: CacheLayout) throws {
-        try reopen(layout: layout) { path in
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
-        }
-    }
-
-    @Test func anEmptyIndexFileIsRebuiltFromTheFiles() throws {
-        try reopen(layout: .native) { path in
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            try Data().write(to: URL(fileURLWithPath: path))
-        }
-    }
-
-    @Test func anIndexOfAnUnknownSchemaIsRebuiltFromTheFiles() throws {
-        try reopen(layout: .sdwebimage) { path in
-            let database = try IndexDatabase(path: path)
-            try database.execute("UPDATE meta SET value = 'draft' WHERE key = 'schema_version'")
-        }
+    @Test(arguments: Damage.all)
+    func aDamagedIndexIsRebuiltFromTheFiles(_ damage: Damage) throws {
+        try reopen(layout: damage.layout, after: damage.spoil)
     }
 
     @Test func anIndexANewerPrefetchdWroteIsLeftAsItIs() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index of two entries, written by a newer prefetchd (schema 9)
             do {
                 let cache = try DiskCache.open(at: folder, layout: .native)
@@ -85,7 +103,7 @@ import Testing
     }
 
     @Test func anIndexOfAPreReleaseSchemaIsRefusedAndLeftAsItIs() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an index of two entries, written by a pre-release prefetchd (schema 7)
             do {
                 let cache = try DiskCache.open(at: folder, layout: .native)
@@ -109,7 +127,7 @@ import Testing
     }
 
     @Test func theSchemaVersionAndLastRunAreRecorded() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             #expect(try cache.index.meta("schema_version") == IndexConnection.schemaVersion)
             #expect(try cache.index.meta("layout") == "native")

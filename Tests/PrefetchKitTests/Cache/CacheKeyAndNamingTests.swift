@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func twoURLsWithOneKeyAreOneEntry() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let rule = CacheKeyRule.dropParams(["sig"])
             let first = "https://c.example/a.png?sig=1"
@@ -36,21 +36,20 @@ import Testing
         }
     }
 
-    // The cases of SDWebImageTests' SDImageCacheTests (test34-test37), names from coreutils md5sum.
-    @Test func sdWebImageNamesAPlainJPEGURL() {
-        #expect(CacheFileNaming.sdWebImageFileName(forKey: "https://cdn.example.com/banners/1.jpg")
-            == "99188c0b078d261ed6690af68e92c853.jpg")
-    }
+    /// URLs from SDWebImageTests' SDImageCacheTests (test34-test37) and the names SDImageCache gives
+    /// them (from coreutils md5sum): a plain JPEG URL keeps its extension, dots in the query are no
+    /// extension, and the path's extension stays before a long query.
+    static let sdWebImageNames = [
+        ("https://cdn.example.com/banners/1.jpg", "99188c0b078d261ed6690af68e92c853.jpg"),
+        ("https://maps.googleapis.com/maps/api/staticmap?center=48.8566,2.3522&format=png&maptype=roadmap&scale=2&size=375x200&zoom=15",
+         "e71fc3239f5147046b9e7f07ad7e7d61"),
+        (Self.longQueryURL, CacheDigest.md5Hex(Self.longQueryURL) + ".jpg"),
+    ]
+    static let longQueryURL = "https://imggen.alicdn.com/3b11cea896a9438329d85abfb07b30a8.jpg?aid=tanx&tid=1166&m=%7B%22img_url%22%3A%22https%3A%2F%2Fgma.alicdn.com%2Fbao%2Fuploaded%2Fi4%2F1695306010722305097%2FTB2S2KjkHtlpuFjSspoXXbcDpXa_%21%210-saturn_solar.jpg_sum.jpg%22%7D&e=cb88dab197bfaa19804f6ec796ca906dab536b88fe6d4475795c7ee661a7ede1&size=640x246"
 
-    @Test func sdWebImageIgnoresDotsInTheQuery() {
-        let url = "https://maps.googleapis.com/maps/api/staticmap?center=48.8566,2.3522&format=png&maptype=roadmap&scale=2&size=375x200&zoom=15"
-        #expect(CacheFileNaming.sdWebImageFileName(forKey: url) == "e71fc3239f5147046b9e7f07ad7e7d61")
-    }
-
-    @Test func sdWebImageKeepsThePathExtensionBeforeALongQuery() {
-        let url = "https://imggen.alicdn.com/3b11cea896a9438329d85abfb07b30a8.jpg?aid=tanx&tid=1166&m=%7B%22img_url%22%3A%22https%3A%2F%2Fgma.alicdn.com%2Fbao%2Fuploaded%2Fi4%2F1695306010722305097%2FTB2S2KjkHtlpuFjSspoXXbcDpXa_%21%210-saturn_solar.jpg_sum.jpg%22%7D&e=cb88dab197bfaa19804f6ec796ca906dab536b88fe6d4475795c7ee661a7ede1&size=640x246"
-        let name = CacheFileNaming.sdWebImageFileName(forKey: url)
-        #expect(name == CacheDigest.md5Hex(url) + ".jpg")
+    @Test(arguments: sdWebImageNames)
+    func sdWebImageNamesAURLAsSDImageCacheDoes(url: String, name: String) {
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: url) == name)
     }
 
     @Test func sdWebImageDropsAnExtensionLongerThan222Characters() {

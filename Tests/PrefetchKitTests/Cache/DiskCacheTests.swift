@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct DiskCacheTests {
     @Test func anIndexErrorNamesAStatementByItsFirstLine() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let database = try IndexDatabase(path: folder + "/index.sqlite")
             #expect {
                 try database.execute("CREATE TABLE twice (\n    a INTEGER,\n    a INTEGER\n)")
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func openMakesTheCacheFolderWithItsMissingParents() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given a cache path two folders below one that exists, and one below a plain file
             let nested = folder + "/srv/prefetchd/catalog"
             try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/file"))
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: CacheLayout.allCases)
     func storedBodyIsFoundAgain(layout: CacheLayout) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: layout)
             let url = "https://cdn.example.com/a/b/photo.JPG?v=2"
             let body = pngLikeBody(1)
@@ -62,7 +62,7 @@ import Testing
     /// A committed-only lookup reads beside a store in progress: it neither waits for the writer that
     /// holds the index nor sees that writer's uncommitted rows, and sees them once committed.
     @Test func aCommittedOnlyLookupDoesNotWaitForTheWriter() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let committed = "https://cdn.example.com/committed.png"
             let pending = "https://cdn.example.com/pending.png"
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func nativeLayoutFansOutBySHA256WithTheImageExtension() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             // Hashes from coreutils sha256sum.
             #expect(cache.relativePath(forKey: "https://cdn.example.com/banners/1.JPG?x=1")
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aTempFileIsInvisibleUntilCommitted() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/a.png"
             let finalPath = folder + "/" + cache.relativePath(forKey: url)
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func aBodyFileWrittenThroughItsPathIsHashedAndCommitted() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/d.png"
             let temp = try cache.makeBodyFile(forKey: url)
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func aBodyFileReplacesAnEarlierBodyWhole() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/r.png"
             let first = try cache.store(data: Data("first".utf8), as: NewEntry(url: url, key: url))
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aBodyFileRemakesARemovedFolder() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/gone.png"
             let entryFolder = folder + "/" + (cache.relativePath(forKey: url) as NSString).deletingLastPathComponent
@@ -181,7 +181,7 @@ import Testing
     }
 
     @Test func aDroppedTempFileIsRemoved() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             var path = ""
             do {
@@ -195,7 +195,7 @@ import Testing
     }
 
     @Test func durableCommitStoresTheSameBody() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .sdwebimage, durable: true)
             let url = "https://cdn.example.com/d.gif"
             let entry = try cache.store(data: Data("GIF89a-body".utf8), as: NewEntry(url: url, key: url))
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func openingWithAnotherLayoutIsAnError() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             _ = try DiskCache.open(at: folder, layout: .native)
             #expect(throws: CacheError.layoutMismatch(path: folder, existing: .native, requested: .sdwebimage)) {
                 try DiskCache.open(at: folder, layout: .sdwebimage)
@@ -219,7 +219,7 @@ import Testing
     }
 
     @Test func aSizeMismatchOnLookupDropsTheRow() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/s.png"
             let entry = try cache.store(data: pngLikeBody(3), as: NewEntry(url: url, key: url))
@@ -231,7 +231,7 @@ import Testing
     }
 
     @Test func aMissingFileOnLookupDropsTheRow() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .sdwebimage)
             let url = "https://cdn.example.com/m.png"
             let entry = try cache.store(data: pngLikeBody(4), as: NewEntry(url: url, key: url))
@@ -243,7 +243,7 @@ import Testing
     }
 
     @Test func pathCountsAsAUseWrittenAtFlush() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/t.png"
             let entry = try cache.store(data: pngLikeBody(5), as: NewEntry(url: url, key: url))
@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func aRefetchKeepsTheFirstFetchTime() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/r.png"
             let first = try cache.store(data: pngLikeBody(6), as: NewEntry(url: url, key: url))
@@ -278,7 +278,7 @@ import Testing
     }
 
     @Test func removeDeletesFileAndRow() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/x.webp"
             let entry = try cache.store(data: pngLikeBody(8), as: NewEntry(url: url, key: url))
@@ -289,7 +289,7 @@ import Testing
     }
 
     @Test func revalidationUpdatesValidatorsAndModificationTime() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let url = "https://cdn.example.com/v.png"
             try cache.store(data: pngLikeBody(9), as: NewEntry(url: url, key: url, etag: "\"a\""))
@@ -305,7 +305,7 @@ import Testing
     }
 
     @Test func countsBytesAndOldestEntries() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = (0..<3).map { "https://cdn.example.com/\($0).png" }
             for (number, key) in keys.enumerated() {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct FailureLedgerTests {
     @Test func recordsLooksUpReplacesAndRemovesFailures() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let at = Date(timeIntervalSince1970: 1_700_000_000)
             let first = FailureRecord(url: "https://c.example/404.png", key: "k1", reason: "HTTP 404", httpStatus: 404,
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func theLedgerSurvivesReopening() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let record = FailureRecord(url: "u", key: "k", reason: "r", lastErrorAt: Date(timeIntervalSince1970: 5))
             do {
                 let cache = try DiskCache.open(at: folder, layout: .native)

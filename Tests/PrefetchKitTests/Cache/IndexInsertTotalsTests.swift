@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func insertsAreCountedBeforeTheirBatchCommits() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let index = try openIndex(folder)
             for number in 1...5 { try index.upsert(entry("e\(number)", size: Int64(100 * number), in: folder)) }
 
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func anEntryReplacedAndOneDeletedInTheBatchThatInsertedThemAreCountedOnce() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let index = try openIndex(folder)
             try index.upsert(entry("kept", size: 300, in: folder))
             try index.upsert(entry("gone", size: 9_000, in: folder))
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aBatchSQLiteRolledBackIsNotCounted() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let index = try openIndex(folder)
             for number in 1...3 { try index.upsert(entry("e\(number)", size: 100, in: folder)) }
 

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func largestEntriesFollowStoresResizesRemovalsAndARefill() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             // Sizes in a scrambled order with ties (number * 37 mod 301), more entries than the table keeps.
             let count = 3 * IndexLargest.keep
@@ -69,7 +69,7 @@ import Testing
     /// goes above them, so the table stays small instead of taking every store, and the answer still
     /// agrees with a scan.
     @Test func entriesOfOneSizeDoNotGrowTheTable() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             _ = try fillCache(cache, count: 5 * IndexLargest.keep, length: { _ in 145 })
             try cache.flush()
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aSmallCacheKeepsEveryEntryAndAFloorOfZero() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 30, length: { 300 - $0 })
             for key in keys.prefix(3) { try cache.remove(key: key) }
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func aCleanThatTakesTheLargestRefillsTheTable() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             // The largest entries are the oldest: the trim takes them all.
             let count = 3 * IndexLargest.keep

@@ -4,7 +4,7 @@ import Testing
 
 /// Kills a process that stores entries in a loop, many times, and checks that the cache it leaves
 /// never holds a partial or wrong file under a final name and that fsck can repair the rest.
-@Suite(.timeLimit(.minutes(1))) struct StoreTortureTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreTortureTests {
     /// Mirrors `body(_:)` in Tests/StoreTorture/main.swift.
     private static func expectedBody(_ number: Int) -> Data {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -16,23 +16,10 @@ import Testing
     private static let keyPool = 400
     private static let rounds = 20
 
-    /// The built store-torture, next to the test bundle or in the package's .build/debug.
-    private static func tortureExecutable() throws -> URL {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("store-torture"))
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/store-torture"))
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-                            "store-torture is not built; run swift build --build-tests")
-    }
-
     @Test(arguments: CacheLayout.allCases)
     func killedStoresLeaveARepairableCache(layout: CacheLayout) throws {
-        let executable = try Self.tortureExecutable()
-        try withCacheTestFolder { folder in
+        let executable = try Binary.executable("store-torture")
+        try TemporaryDirectory.withPath { folder in
             // Given a cache that a storing process was SIGKILLed in, many times over
             for _ in 0..<Self.rounds {
                 let process = Process()

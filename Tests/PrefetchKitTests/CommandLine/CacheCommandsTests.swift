@@ -3,7 +3,7 @@ import Testing
 @testable import PrefetchKit
 
 /// `path`, `fsck` and `verify` end to end, on a cache filled through the real store path.
-@Suite struct CacheCommandsTests {
+@Suite(.timeLimit(.minutes(3))) struct CacheCommandsTests {
     static let base = "http://127.0.0.1:9/img"
 
     /// A cache holding a.png and b.jpg, and a job asking for a.png, b.jpg and c.png.

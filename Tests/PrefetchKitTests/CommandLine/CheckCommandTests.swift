@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `prefetchd check` end to end: summaries for good files, every problem for bad ones, exit 0 or 2.
-@Suite struct CheckCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct CheckCommandTests {
     @Test func validFilePrintsItsSummaryAndExits0() throws {
         let folder = try TemporaryDirectory()
         try folder.write("urls.txt", "# two\nhttp://127.0.0.1:1/a.png\nhttp://127.0.0.1:1/b.png\n")

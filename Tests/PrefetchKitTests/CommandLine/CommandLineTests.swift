@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The executable's command line: every command parses, help answers, mistakes exit 2.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(3))) struct CommandLineTests {
     static let commands = ["run", "clean", "stats", "check", "verify", "path", "fsck"]
 
     @Test func toolHelpListsEveryCommand() throws {
@@ -43,27 +43,18 @@ import Testing
         #expect(outcome.stderr == "prefetchd: unknown command 'rn'; did you mean 'run'?\n")
     }
 
-    @Test func unknownOptionSuggestsTheNearestOne() throws {
-        let outcome = try Binary.run(["run", "x.yaml", "--concurency", "3"])
+    /// Command lines with a mistake, and what the error says: an unknown option suggests the nearest
+    /// one, an option without its value or with one outside its choices says so, and no arguments at
+    /// all prints the usage.
+    @Test(arguments: [
+        (["run", "x.yaml", "--concurency", "3"], "unknown option '--concurency'; did you mean '--concurrency'?"),
+        (["stats", "--format"], "--format needs a value (FORMAT)"),
+        (["stats", "--format=xml"], "--format must be one of text, json, prometheus, html, not 'xml'"),
+        ([], "Usage: prefetchd COMMAND"),
+    ] as [([String], String)])
+    func aMistakeExits2AndSaysWhat(arguments: [String], says: String) throws {
+        let outcome = try Binary.run(arguments)
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("unknown option '--concurency'; did you mean '--concurrency'?"))
-    }
-
-    @Test func optionWithoutItsValueIsAnError() throws {
-        let outcome = try Binary.run(["stats", "--format"])
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("--format needs a value (FORMAT)"))
-    }
-
-    @Test func valueOutsideTheChoicesIsAnError() throws {
-        let outcome = try Binary.run(["stats", "--format=xml"])
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("--format must be one of text, json, prometheus, html, not 'xml'"))
-    }
-
-    @Test func noArgumentsPrintsUsageAndExits2() throws {
-        let outcome = try Binary.run([])
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("Usage: prefetchd COMMAND"))
+        #expect(outcome.stderr.contains(says))
     }
 }

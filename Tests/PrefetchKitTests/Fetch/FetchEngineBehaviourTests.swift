@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FetchEngineBehaviourTests {
     @Test func validatorsTurnIntoA304() async throws {
         let harness = try FetchHarness()
@@ -258,7 +258,7 @@ struct FetchEngineBehaviourTests {
         let harness = try FetchHarness()
         defer { harness.close() }
         var request = harness.request("/ok/a")
-        request.destination = harness.folder.appendingPathComponent("missing/a.part").path
+        request.destination = harness.folder.file("missing/a.part").path
 
         let result = await harness.engine.fetch(request)
 

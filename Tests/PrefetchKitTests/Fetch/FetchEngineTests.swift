@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FetchEngineTests {
     @Test func storesA200BodyInTheDestination() async throws {
         let harness = try FetchHarness()
@@ -34,8 +34,10 @@ struct FetchEngineTests {
         #expect(!headers.contains("Accept-Encoding"))
     }
 
-    @Test(arguments: [(404, "http_404"), (410, "http_410"), (403, "http_status")])
-    func clientErrorsFailAtOnce(status: Int, reason: String) async throws {
+    /// Client errors, and the statuses a GET never asked for: no Range is sent, so a 206 is part of a
+    /// body; a 304 to a GET without validators stores nothing. Each fails at once, with no file.
+    @Test(arguments: [(404, "http_404"), (410, "http_410"), (403, "http_status"), (206, "http_status"), (304, "http_status")])
+    func statusesThatFailAtOnce(status: Int, reason: String) async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
         let request = harness.request("/status/\(status)", retry: RetryPolicy(retries: 3, baseDelay: .milliseconds(1)))
@@ -49,47 +51,36 @@ struct FetchEngineTests {
         #expect(!harness.exists(request.destination))
     }
 
-    /// No Range is sent, so a 206 is part of a body; a 304 to a GET without validators stores nothing.
-    @Test(arguments: [206, 304])
-    func aPartialBodyOrAnUnaskedNotModifiedFails(status: Int) async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let request = harness.request("/status/\(status)", retry: RetryPolicy(retries: 3, baseDelay: .milliseconds(1)))
+    /// A status with Retry-After, the retries allowed and the cap on its wait, and the waits the engine takes.
+    struct RetryAfter: Sendable, CustomTestStringConvertible {
+        let status: Int
+        let seconds: Int
+        let retries: Int
+        let cap: Duration
+        let attempts: Int
+        let delays: [Duration]
+        let testDescription: String
 
-        let result = await harness.engine.fetch(request)
-
-        let error = try #require(result.error)
-        #expect(error.reason == "http_status")
-        #expect(error.httpStatus == status)
-        #expect(result.attempts == 1)
-        #expect(!harness.exists(request.destination))
+        static let all = [
+            RetryAfter(status: 429, seconds: 1, retries: 1, cap: .seconds(30), attempts: 2, delays: [.seconds(1)],
+                       testDescription: "429 asking for 1 s: honoured"),
+            RetryAfter(status: 503, seconds: 120, retries: 2, cap: .milliseconds(50), attempts: 3,
+                       delays: [.milliseconds(50), .milliseconds(50)], testDescription: "503 asking for 120 s: capped"),
+        ]
     }
 
-    @Test func honoursRetryAfterOn429() async throws {
+    @Test(arguments: RetryAfter.all)
+    func retryAfterSetsTheWaitUpToTheCap(_ retryAfter: RetryAfter) async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
-        let policy = RetryPolicy(retries: 1, baseDelay: .milliseconds(1), maxRetryAfter: .seconds(30))
-        let request = harness.request("/retry-after/429/1", retry: policy)
+        let policy = RetryPolicy(retries: retryAfter.retries, baseDelay: .milliseconds(1), maxRetryAfter: retryAfter.cap)
+        let request = harness.request("/retry-after/\(retryAfter.status)/\(retryAfter.seconds)", retry: policy)
 
         let result = await harness.engine.fetch(request)
 
-        #expect(result.error == .http(status: 429))
-        #expect(result.attempts == 2)
-        #expect(harness.events.retryDelays(of: result.id) == [.seconds(1)])
-        #expect(!harness.exists(request.destination))
-    }
-
-    @Test func capsRetryAfterOn503() async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let policy = RetryPolicy(retries: 2, baseDelay: .milliseconds(1), maxRetryAfter: .milliseconds(50))
-        let request = harness.request("/retry-after/503/120", retry: policy)
-
-        let result = await harness.engine.fetch(request)
-
-        #expect(result.error == .http(status: 503))
-        #expect(result.attempts == 3)
-        #expect(harness.events.retryDelays(of: result.id) == [.milliseconds(50), .milliseconds(50)])
+        #expect(result.error == .http(status: retryAfter.status))
+        #expect(result.attempts == retryAfter.attempts)
+        #expect(harness.events.retryDelays(of: result.id) == retryAfter.delays)
         #expect(!harness.exists(request.destination))
     }
 
@@ -107,28 +98,6 @@ struct FetchEngineTests {
         #expect(harness.exists(request.destination))
     }
 
-    @Test func aResetMidBodyFailsAsReset() async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let request = harness.request("/reset")
-
-        let result = await harness.engine.fetch(request)
-
-        #expect(result.error?.reason == "reset")
-        #expect(!harness.exists(request.destination))
-    }
-
-    @Test func aBodyShorterThanItsLengthIsTruncated() async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let request = harness.request("/short")
-
-        let result = await harness.engine.fetch(request)
-
-        #expect(result.error?.reason == "truncated_body")
-        #expect(!harness.exists(request.destination))
-    }
-
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
@@ -138,6 +107,33 @@ struct FetchEngineTests {
         let result = await harness.engine.fetch(request)
 
         #expect(result.error?.reason == "timeout")
+        #expect(!harness.exists(request.destination))
+    }
+
+    /// A transfer that goes wrong, and the reason it fails with.
+    struct BrokenTransfer: Sendable, CustomTestStringConvertible {
+        let path: String
+        let reason: String
+        let testDescription: String
+
+        static let all = [
+            BrokenTransfer(path: "/reset", reason: "reset", testDescription: "a reset mid-body"),
+            BrokenTransfer(path: "/short", reason: "truncated_body", testDescription: "a body shorter than its length"),
+            BrokenTransfer(path: "/huge", reason: "too_large", testDescription: "a 10 GB declared length"),
+            BrokenTransfer(path: "/redirect-loop", reason: "too_many_redirects", testDescription: "a redirect loop, stopped after five"),
+            BrokenTransfer(path: "/redirect-file", reason: "blocked_protocol", testDescription: "a redirect to a file: URL"),
+        ]
+    }
+
+    @Test(arguments: BrokenTransfer.all)
+    func aBrokenTransferFailsWithItsReasonAndLeavesNoFile(_ broken: BrokenTransfer) async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let request = harness.request(broken.path)
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == broken.reason)
         #expect(!harness.exists(request.destination))
     }
 
@@ -153,15 +149,24 @@ struct FetchEngineTests {
         #expect(!harness.exists(request.destination))
     }
 
-    @Test func aHugeDeclaredLengthIsRefused() async throws {
+    /// A request's `maxBytes` is the largest body it takes: exactly that many bytes are fetched, one
+    /// byte more is refused, with no file.
+    @Test func aBodyOfExactlyMaxBytesIsFetchedAndOneByteMoreIsRefused() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
-        let request = harness.request("/huge")
+        var atTheLimit = harness.request("/bytes/1000/3")
+        atTheLimit.maxBytes = 1_000
+        var overTheLimit = harness.request("/bytes/1000/4")
+        overTheLimit.maxBytes = 999
 
-        let result = await harness.engine.fetch(request)
+        let fetched = await harness.engine.fetch(atTheLimit)
+        let refused = await harness.engine.fetch(overTheLimit)
 
-        #expect(result.error?.reason == "too_large")
-        #expect(!harness.exists(request.destination))
+        #expect(fetched.response?.kind == .ok)
+        #expect(fetched.response?.bytes == 1_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: atTheLimit.destination)).count == 1_000)
+        #expect(refused.error == .tooLarge(limit: 999))
+        #expect(!harness.exists(overTheLimit.destination))
     }
 
     @Test func followsARedirect() async throws {
@@ -173,28 +178,6 @@ struct FetchEngineTests {
 
         #expect(result.response?.finalURL == harness.server.url("/ok/b"))
         #expect(harness.exists(request.destination))
-    }
-
-    @Test func aRedirectLoopStopsAfterFiveRedirects() async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let request = harness.request("/redirect-loop")
-
-        let result = await harness.engine.fetch(request)
-
-        #expect(result.error?.reason == "too_many_redirects")
-        #expect(!harness.exists(request.destination))
-    }
-
-    @Test func aRedirectToAFileURLIsBlocked() async throws {
-        let harness = try FetchHarness()
-        defer { harness.close() }
-        let request = harness.request("/redirect-file")
-
-        let result = await harness.engine.fetch(request)
-
-        #expect(result.error?.reason == "blocked_protocol")
-        #expect(!harness.exists(request.destination))
     }
 
     @Test func aNonHTTPURLIsBlocked() async throws {

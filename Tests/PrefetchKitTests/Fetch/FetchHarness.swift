@@ -3,16 +3,15 @@ import Synchronization
 @testable import PrefetchKit
 
 /// A fixture server, an engine recording its events, and a fresh temporary folder, for one test;
-/// `close()` shuts the engine down, stops the server and removes the folder.
+/// `close()` shuts the engine down and stops the server; the folder goes with the harness.
 final class FetchHarness {
     let server: FixtureServer
     let engine: FetchEngine
-    let folder: URL
+    let folder: TemporaryDirectory
     let events: EventLog
 
     init(concurrency: Int = 4, perHost: Int = 4, bodyChunkLimit: Int? = nil) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory()
         server = try FixtureServer()
         let events = EventLog()
         self.events = events
@@ -24,7 +23,6 @@ final class FetchHarness {
     func close() {
         engine.shutdown()
         server.stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A request for a fixture path into a new file of the folder; no retries unless asked.
@@ -33,7 +31,7 @@ final class FetchHarness {
     }
 
     func destination() -> String {
-        folder.appendingPathComponent("\(UUID().uuidString).part").path
+        folder.file("\(UUID().uuidString).part").path
     }
 
     func exists(_ path: String) -> Bool {

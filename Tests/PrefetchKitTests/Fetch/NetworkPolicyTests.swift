@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite struct NetworkPolicyTests {
+@Suite(.timeLimit(.minutes(3))) struct NetworkPolicyTests {
     @Test(arguments: ["127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
                       "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "::", "fe80::1", "fd00::5", "::ffff:127.0.0.1"])
     func privateAddressesAreRecognised(address: String) {
@@ -64,7 +64,7 @@ import Testing
     }
 }
 
-@Suite struct StreamedChecksumTests {
+@Suite(.timeLimit(.minutes(3))) struct StreamedChecksumTests {
     @Test func theEngineChecksumsTheBodyAsItIsWritten() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }

@@ -11,8 +11,8 @@ private func heads(of bytes: [UInt8]) -> [[UInt8]] {
 /// Rejections of one validator, read from a file, from a file with each kept head, and from memory:
 /// all must agree (the file's and memory's are returned).
 private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> (file: ImageError?, memory: ImageError?) {
-    let folder = try TemporaryFolder()
-    let path = try folder.write(bytes, named: "body")
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("body", Data(bytes)).path
     var fileError: ImageError?
     var memoryError: ImageError?
     do { _ = try validator.validate(fileAt: path) } catch { fileError = error }
@@ -27,8 +27,8 @@ private func rejection(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> 
 
 /// Every path accepts and agrees on what it found.
 private func accepted(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> ImageInfo? {
-    let folder = try TemporaryFolder()
-    let path = try folder.write(bytes, named: "body")
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("body", Data(bytes)).path
     let fromFile = try validator.validate(fileAt: path)
     let fromMemory = try validator.validate(data: bytes)
     #expect(fromFile == fromMemory)
@@ -138,6 +138,52 @@ private func reasons(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> [S
         #expect(tooLarge == .tooLarge(bytes: Int64(ImageFixtures.baselineJPEG.count), limit: 100))
     }
 
+    /// `max_bytes` is the largest body accepted: a body of exactly that many bytes passes, one byte
+    /// more is refused.
+    @Test func aBodyOfExactlyMaxBytesIsAcceptedAndOneByteMoreIsNot() throws {
+        let body = ImageFixtures.baselineJPEG
+        let size = Int64(body.count)
+        let sniffed = ImageInfo(format: .jpeg, width: 0, height: 0)
+        #expect(try accepted(ImageValidator(level: .sniff, maxBytes: size + 1), body) == sniffed)
+        #expect(try accepted(ImageValidator(level: .sniff, maxBytes: size), body) == sniffed)
+        let (file, memory) = try rejection(ImageValidator(level: .sniff, maxBytes: size - 1), body)
+        #expect(file == .tooLarge(bytes: size, limit: size - 1))
+        #expect(memory == file)
+    }
+
+    /// `max_pixels` is the largest image accepted, from the header and by each decoder: an image of
+    /// exactly that many pixels passes, one pixel more than the limit is refused.
+    @Test func anImageOfExactlyMaxPixelsIsAcceptedAndOneMoreIsNot() throws {
+        // A 19x7 PNG (133 pixels), read from its header
+        let png = ImageFixtures.png(width: 19, height: 7)
+        let pngInfo = ImageInfo(format: .png, width: 19, height: 7)
+        #expect(try accepted(ImageValidator(level: .header, maxPixels: 134), png) == pngInfo)
+        #expect(try accepted(ImageValidator(level: .header, maxPixels: 133), png) == pngInfo)
+        let (file, memory) = try rejection(ImageValidator(level: .header, maxPixels: 132), png)
+        #expect(file == .tooManyPixels(.png, width: 19, height: 7, limit: 132))
+        #expect(memory == file)
+        #expect(try accepted(ImageValidator(level: .decode, maxPixels: 133), png) == pngInfo)
+
+        // and by libpng and libjpeg-turbo themselves (the 48x32 JPEG: 1,536 pixels), from memory and from a file
+        let folder = try TemporaryDirectory()
+        let pngFile = try folder.write("png", Data(png)).path
+        let jpeg = ImageFixtures.baselineJPEG
+        let jpegFile = try folder.write("jpeg", Data(jpeg)).path
+        let jpegInfo = ImageInfo(format: .jpeg, width: 48, height: 32)
+        for input in [ImageDecoder.Input.memory(png), .file(pngFile)] {
+            #expect(try ImageDecoder.png(input, maxPixels: 133) == pngInfo)
+            #expect(throws: ImageError.tooManyPixels(.png, width: 19, height: 7, limit: 132)) {
+                try ImageDecoder.png(input, maxPixels: 132)
+            }
+        }
+        for input in [ImageDecoder.Input.memory(jpeg), .file(jpegFile)] {
+            #expect(try ImageDecoder.jpeg(input, maxPixels: 1_536, maxScans: 100) == jpegInfo)
+            #expect(throws: ImageError.tooManyPixels(.jpeg, width: 48, height: 32, limit: 1_535)) {
+                try ImageDecoder.jpeg(input, maxPixels: 1_535, maxScans: 100)
+            }
+        }
+    }
+
     @Test func formatsListLimitsWhatIsAccepted() throws {
         let pngOnly = ImageValidator(level: .decode, formats: [.png])
         #expect(try reasons(pngOnly, ImageFixtures.baselineJPEG) == ["format_not_allowed", "format_not_allowed"])
@@ -155,7 +201,7 @@ private func reasons(_ validator: ImageValidator, _ bytes: [UInt8]) throws -> [S
     }
 
     @Test func missingFileIsUnreadable() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         #expect(throws: ImageError.unreadable(path: folder.path + "/absent", detail: "No such file or directory")) {
             try decode.validate(fileAt: folder.path + "/absent")
         }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct JobFileErrorTests {
     @Test func malformedYAMLStopsAtLibyamlsProblem() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("version: 1\nsets: [a, b\nname: x\n")
         let diagnostic = try #require(diagnostics.first)
         #expect(diagnostics.count == 1)
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func reportsEveryWrongTypeInOneFile() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             name: [a]
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func unknownKeysSuggestTheClosestOne() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             defaults:
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func versionMustBePresentAndSupported() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let missing = try folder.diagnostics("sets:\n  - { name: a, urls: [] }\n")
         expectDiagnostic(missing, line: 1, column: 1, keyPath: "version", contains: "missing; this prefetchd reads `version: 1`")
         let unsupported = try folder.diagnostics("version: 2\nsets:\n  - { name: a, urls: [] }\n")
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func badSizesDurationsAndFractions() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             cache:
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func unknownEnumValuesListTheAllowedOnes() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             cache: { layout: flat, expire_by: birth }
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func urlSourcesMustBeExactlyOneAndReadable() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             sets:
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func malformedGlobs() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             sets:
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func duplicateKeysAndSetNames() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             defaults:
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func refusesAliasBombsAndOversizedDocuments() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let aliases = (0..<101).map { _ in "    - *x" }.joined(separator: "\n")
         let bomb = try folder.diagnostics("version: 1\nx: &x [a, b]\nsets:\n  - name: a\n    urls:\n\(aliases)\n")
         #expect(bomb.count == 1)
@@ -186,7 +186,7 @@ import Testing
     }
 
     @Test func urlsMustBeAbsoluteHTTP() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         try folder.write("list.txt", "https://x.example/ok.png\n# comment\n\nftp://x.example/a.png\n   /relative.png\nhttps:///nohost.png\n"
                          + "https://x.example:99999/port.png\nhttps://bob:At@Secret@x.example/at.png\nhttps://bücher.example/idn.png\n")
         let diagnostics = try folder.diagnostics("""
@@ -214,7 +214,7 @@ import Testing
     }
 
     @Test func aRejectedURLIsShownOnOneLineWithoutEscapes() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             sets:
@@ -229,7 +229,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aURLFileMustBeARegularFile() throws {
         // Given a URL file that is a pipe (as /dev/stdin would be), and one that is a folder
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         #expect(mkfifo(folder.path + "/pipe.txt", 0o600) == 0)
         try FileManager.default.createDirectory(atPath: folder.path + "/folder.txt", withIntermediateDirectories: false)
 
@@ -247,7 +247,7 @@ import Testing
     }
 
     @Test func aRejectedURLNeverShowsItsPassword() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         try folder.write("list.txt", "ftp://bob:Secret1@x.example/a.png\nhttps://bob:Secret2@x.example/a b.png\n"
                          + "https://bob:Se/cret5@x.example/a.png\nhttps://bob:Se#cret6@x.example/a.png\nhttps://bob:Se?cret7@x.example/a.png\n")
         let diagnostics = try folder.diagnostics("""
@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func headersMustBeValidNamesOneLineAndNotAboutABody() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             defaults:
@@ -280,7 +280,7 @@ import Testing
     }
 
     @Test func rangesOfCountsAndEmptySets() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             defaults: { concurrency: 0, retries: -1 }
@@ -304,7 +304,7 @@ import Testing
     }
 
     @Test func missingEnvironmentVariables() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
             version: 1
             cache: { path: "${CACHE_DIR}/x" }

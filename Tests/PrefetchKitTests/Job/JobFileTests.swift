@@ -47,7 +47,7 @@ import Testing
         """
 
     @Test func readsEveryKeyOfTheDesignExample() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         try folder.write("urls/catalog.txt", "# catalog\n\nhttps://cdn.example.com/a.jpg\n  https://cdn.example.com/b.jpg  \n")
         let job = try folder.load(Self.designExample, environment: ["SHOP_PASSWORD": "hunter2", "SHOP": "s1"])
 
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func withoutACachePathTheCacheFolderVariableIsTheDefault() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let text = "version: 1\nsets:\n  - name: a\n    urls: [\"https://x.example/1.png\"]\n"
         #expect(try folder.load(text, environment: ["PREFETCHD_CACHE_DIR": "shared-cache"]).cache.path
             == "\(folder.path)/shared-cache")
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func fillsBuiltInDefaultsForAbsentKeys() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let job = try folder.load("version: 1\nsets:\n  - name: a\n    urls: [\"https://x.example/1.png\"]\n")
 
         #expect(job.name == "job")
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aSetOverridesEveryDefaultKey() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let job = try folder.load("""
             version: 1
             defaults:
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func perHostFollowsASmallerConcurrencyWhenNotWritten() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let job = try folder.load("""
             version: 1
             sets:
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func absoluteCachePathIsKeptAndEnvironmentExpands() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let job = try folder.load("""
             version: 1
             name: ${JOB_NAME}
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func checkSummarisesSetsURLsAndCache() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         try folder.write("list.txt", "https://x.example/a.png\nhttps://x.example/b.png\n")
         let file = try folder.write("shop.yaml", """
             version: 1
@@ -213,7 +213,7 @@ import Testing
             sets:
               - { name: a, url_file: list.txt }
               - { name: b, url_pattern: "https://x.example/{a,b,c}/[01-10].png" }
-            """)
+            """).path
         let summary = try JobFile.check(path: file, environment: [:])
         #expect(summary.setCount == 2)
         #expect(summary.urlCount == 32)

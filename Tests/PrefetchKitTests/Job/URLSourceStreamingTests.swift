@@ -13,7 +13,7 @@ private func residentBytes() throws -> Int {
     static let memoryBound = 50 << 20
 
     @Test func tenMillionPatternURLsAreCountedWithoutMemory() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let before = try residentBytes()
         let job = try folder.load("""
             version: 1
@@ -37,7 +37,7 @@ private func residentBytes() throws -> Int {
 
     @Test func aMillionLineURLFileIsStreamed() throws {
         // Given a URL file of a million lines, about 70 MB, written in chunks.
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let file = "\(folder.path)/urls.txt"
         #expect(FileManager.default.createFile(atPath: file, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: file))
@@ -70,7 +70,7 @@ private func residentBytes() throws -> Int {
     }
 
     @Test func entriesSpanningBufferBoundariesAndAFinalLineWithoutNewline() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         let long = "https://x.example/" + String(repeating: "p", count: 70_000) + ".png"
         try folder.write("urls.txt", "\r\n  # note\n\(long)\r\n\thttps://x.example/2.png\nhttps://x.example/3.png")
         let job = try folder.load("version: 1\nsets:\n  - { name: file, url_file: urls.txt }\n")
@@ -79,15 +79,15 @@ private func residentBytes() throws -> Int {
     }
 
     @Test func aByteOrderMarkBeforeTheFirstURLIsNotPartOfIt() throws {
-        let folder = try JobTestFolder()
+        let folder = try TemporaryDirectory()
         try folder.write("urls.txt", "\u{FEFF}https://x.example/1.png\r\nhttps://x.example/2.png\r\n")
         let job = try folder.load("version: 1\nsets:\n  - { name: file, url_file: urls.txt }\n")
         #expect(Array(job.sets[0].urls) == ["https://x.example/1.png", "https://x.example/2.png"])
     }
 
     @Test func aURLFileRemovedAfterLoadingEndsIterationWithAFailure() throws {
-        let folder = try JobTestFolder()
-        let file = try folder.write("urls.txt", "https://x.example/1.png\n")
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("urls.txt", "https://x.example/1.png\n").path
         let job = try folder.load("version: 1\nsets:\n  - { name: file, url_file: urls.txt }\n")
         try FileManager.default.removeItem(atPath: file)
         var iterator = job.sets[0].urls.makeIterator()

@@ -5,12 +5,12 @@ import Testing
 
 /// A clean against an index whose write lock another process keeps longer than the index's busy
 /// handler waits (`IndexDatabase.busyTimeout`, 5 s): the clean tries again until its `busyWait` is spent.
-@Suite struct CleanBusyTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanBusyTests {
     /// How long the other connection keeps the write lock: well past one busy handler's wait.
     private static let held: UInt32 = 10
 
     @Test func aCleanOutlastsALockHeldPastTheBusyTimeout() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let (cache, released) = try Self.expiredCacheWithTheLockHeldElsewhere(folder)
             let policy = CleanPolicy(maxAge: 86_400, expireBy: .access, orphanSweepRounds: 1, lockWait: 0.2, busyWait: 60)
             let report = try CacheCleaner(cache, policy: policy).run()
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func aCleanThatWaitsTooLongStopsAndSaysSo() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let (cache, released) = try Self.expiredCacheWithTheLockHeldElsewhere(folder)
             let policy = CleanPolicy(maxAge: 86_400, expireBy: .access, orphanSweepRounds: 1, lockWait: 0.2, busyWait: 1)
             let started = ContinuousClock.now

@@ -3,13 +3,13 @@ import Testing
 @testable import PrefetchKit
 
 /// `prefetchd clean` SIGKILLed at random points, and a clean running beside a storing process.
-@Suite(.timeLimit(.minutes(2))) struct CleanCrashTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanCrashTests {
     private static let rounds = 12
 
     @Test func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs() throws {
-        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
-        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
-        try withCacheTestFolder { folder in
+        let prefetchd = try Binary.executable("prefetchd")
+        let filler = try Binary.executable("cache-filler")
+        try TemporaryDirectory.withPath { folder in
             var killedMidway = 0
             for round in 0..<Self.rounds {
                 // Given 1,500 entries unused for a month (enough that a clean of them takes longer than
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test func aCleanBesideAStoringProcessLosesNothingItStored() throws {
-        let torture = try #require(builtExecutable("store-torture"), "store-torture is not built")
-        try withCacheTestFolder { folder in
+        let torture = try Binary.executable("store-torture")
+        try TemporaryDirectory.withPath { folder in
             // Given a process storing entries into the cache as fast as it can, over 4,000 keys (with
             // fewer, it stores each one again within the time a clean waits for the index's write lock,
             // and every row a clean lists has been used meanwhile: the trim rightly removes none)
@@ -117,9 +117,9 @@ import Testing
     }
 
     @Test func aCleanUnderALowOpenFileLimitRemovesEverythingDue() throws {
-        let prefetchd = try #require(builtExecutable("prefetchd"), "prefetchd is not built")
-        let filler = try #require(builtExecutable("cache-filler"), "cache-filler is not built")
-        try withCacheTestFolder { folder in
+        let prefetchd = try Binary.executable("prefetchd")
+        let filler = try Binary.executable("cache-filler")
+        try TemporaryDirectory.withPath { folder in
             // Given 1,500 entries unused for a month
             try run(filler, [folder, "1500", "0"])
             let cache = try DiskCache.open(at: folder, layout: .native)

@@ -3,7 +3,7 @@ import Testing
 @testable import PrefetchKit
 
 /// The nightly clean on a disk that is already full: what a cron job meets after a run filled it.
-@Suite struct CleanFullDiskTests {
+@Suite(.timeLimit(.minutes(5))) struct CleanFullDiskTests {
     /// A disk's mount point and the cache on it, and a run of three small URLs into that cache, which
     /// reports to a file beside the disk.
     struct World {
@@ -114,7 +114,7 @@ import Testing
 
     @Test func aCleanStoppedBySIGTERMHoldsItsRoomBackAgain() throws {
         // Given a clean that has let its reserve go and waits for another clean's lock
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             _ = try fillCache(cache, count: 3)
             try cache.flush()

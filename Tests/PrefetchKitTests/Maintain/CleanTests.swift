@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: ExpiryClock.allCases)
     func expiresByTheChosenClockOnly(clock: ExpiryClock) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given entries old by creation only, by creation and modification, by all three, and by none
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 4)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func trimRemovesTheLeastRecentlyUsedDownToTheLowWaterMark() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given ten entries of 1,000 bytes, used in the reverse of the order they were stored in
             // (entry 9 longest ago)
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func anEntryUsedAfterTheCleanListedItForExpiryIsKept() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given six entries unused for a month
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 6, length: { _ in 992 })
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given ten entries of 1,000 bytes used in the order they were stored (entry 0 longest ago)
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 10, length: { _ in 992 })
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func batchesOutOfTimeStillExpireEverythingAndTrimTheLeastRecentlyUsed() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given 30 entries of 1,000 bytes unused for a month, then 10 more used in a known order
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 40, length: { _ in 992 })
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func underTheCapNothingIsTrimmed() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             _ = try fillCache(cache, count: 5, length: { _ in 992 })
             let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 5_000)).run()
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func dryRunChangesNothingAndPredictsTheRealRun() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given a cache with expired entries, an over-cap size, a stale temp file and an orphan
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 30)
@@ -198,7 +198,7 @@ import Testing
 
     @Test(arguments: CacheLayout.allCases)
     func sweepRemovesStaleTempsIndexesOrphansDropsRowsWithoutFilesAndLeavesForeignFiles(layout: CacheLayout) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given a stale and a fresh temp file, an orphan file, a row without a file and foreign files
             let cache = try DiskCache.open(at: folder, layout: layout)
             let keys = try fillCache(cache, count: 6)
@@ -234,7 +234,7 @@ import Testing
     }
 
     @Test func orphanSweepRotatesThroughTheFoldersAcrossCleans() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             var policy = testPolicy()
             policy.orphanSweepRounds = 3
@@ -249,7 +249,7 @@ import Testing
     }
 
     @Test func aRemovalLeftHalfDoneIsFinishedByTheNextClean() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given a killed clean's journal naming two entries: one whose file it had set aside (its row
             // still there: the batch did not commit), one it had not reached
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -298,7 +298,7 @@ import Testing
 
     @Test(arguments: [AfterInterruption.trim, .expire])
     func aDryRunAfterAnInterruptedRemovalPredictsTheClean(_ case: AfterInterruption) throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given 20 entries, used two hours ago, and a killed clean's journal naming the five least
             // recently used, whose files it had unlinked (their rows still there)
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -325,7 +325,7 @@ import Testing
     }
 
     @Test func aSecondCleanGivesUpWhileTheFirstHoldsTheLock() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let cleaner = CacheCleaner(cache, policy: testPolicy())
             try {
@@ -349,7 +349,7 @@ import Testing
     }
 
     @Test func aFreshBodyRenamedOverAnExpiredEntryIsKept() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an expired entry, and a run (its own connection) that has just stored a new body over
             // it, its row still in the run's open batch
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -385,7 +385,7 @@ import Testing
     }
 
     @Test func aStoreRenamesItsBodyInOnlyBetweenCleanBatches() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             // Given an entry, and a clean's batch transaction open on the index
             let cache = try DiskCache.open(at: folder, layout: .native)
             let keys = try fillCache(cache, count: 1)

@@ -4,7 +4,7 @@ import Testing
 
 /// The commands that only read, beside a writer that holds the index's write lock and does not let go:
 /// a run stopped with SIGSTOP (or Ctrl-Z) in the middle of a batch.
-@Suite struct ReadersBesideAWriterTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadersBesideAWriterTests {
     @Test func theCommandsThatOnlyReadDoNotWaitForAStoppedWriter() throws {
         // Given a cache of ten entries, and a writer holding an open batch of one more
         let folder = try TemporaryDirectory()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite struct StatsTests {
+@Suite(.timeLimit(.minutes(3))) struct StatsTests {
     /// A cache that has seen stores, re-stores with other sizes, removals, uses, revalidations and a clean.
     private func busyCache(_ folder: String) throws -> DiskCache {
         let cache = try DiskCache.open(at: folder, layout: .native)
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func entriesAndBytesEqualAFreshScanOfTheFiles() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let files = try scanFiles(cache)
             let stats = try CacheStats.collect(from: cache)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func keptTotalsMatchAGroupByOverTheRows() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             var kept: [String: [CacheGroupTotal]] = [:]
             for dimension in IndexTotals.dimensions { kept[dimension] = try cache.index.totals(dimension) }
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func jsonHasTheFieldsOfTheDesignAndMore() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache, maxSize: 1 << 20)
             let parsed = try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8))
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func prometheusLinesParseAndCarryTheTotals() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache)
             let text = StatsFormat.prometheus.render(stats)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func htmlIsOneSelfContainedPageWithItsCharts() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let page = StatsFormat.html.render(try CacheStats.collect(from: cache))
             #expect(page.hasPrefix("<!DOCTYPE html>"))
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func textTableNamesEverySection() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
             let stats = try CacheStats.collect(from: cache)
             let text = StatsFormat.text.render(stats)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func anEmptyCacheSaysNoneUnderEverySection() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let text = StatsFormat.text.render(try CacheStats.collect(from: cache))
             for section in ["by format", "by set", "by host", "largest entries", "failure ledger by reason"] {
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func outputIsWrittenAtomicallyByTheCommand() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             _ = try busyCache(folder)
             let output = folder + "/report.prom"
             let outcome = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", output])
@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func outputToADashOrADeviceGoesThereAndAnEmptyNameIsAUsageError() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             _ = try busyCache(folder)
             let dash = try Binary.run(["stats", "--cache", folder, "--format", "prometheus", "--output", "-"])
             #expect(dash.status == 0)
@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func aJobFileNamesTheCacheAndItsLimits() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder + "/cache", layout: .native)
             _ = try fillCache(cache, count: 10)
             try cache.flush()
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func commandsRefuseABadJobFileAndAMissingCache() throws {
-        try withCacheTestFolder { folder in
+        try TemporaryDirectory.withPath { folder in
             try "version: 1\nsets: 3\n".write(toFile: folder + "/bad.yaml", atomically: true, encoding: .utf8)
             let job = try Binary.run(["clean", "bad.yaml"], in: URL(fileURLWithPath: folder))
             #expect(job.status == 2)

@@ -4,7 +4,7 @@ import Testing
 
 /// The commands that only read a cache, on a disk that cannot take a write: mounted read-only (a cache
 /// shipped in an image, a CI cache restored read-only) or full to the last byte.
-@Suite struct UnwritableDiskTests {
+@Suite(.timeLimit(.minutes(5))) struct UnwritableDiskTests {
     struct Disk: CustomStringConvertible, Sendable {
         let description: String
         /// The step that makes the disk at the path unwritable.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunCachingTests {
     @Test func anImageIsFetchedOnceThenServedFromTheCache() throws {
         let harness = try RunHarness()

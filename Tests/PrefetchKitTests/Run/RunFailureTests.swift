@@ -43,7 +43,7 @@ struct FailureCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RunFailureTests {
     @Test(arguments: FailureCase.all)
     func failureIsReportedLedgeredAndLeavesNoFile(_ failure: FailureCase) throws {

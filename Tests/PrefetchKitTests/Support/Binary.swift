@@ -1,6 +1,8 @@
 import Foundation
+import Testing
 
-/// Runs the built `prefetchd` executable, which sits next to the test bundle in the build folder.
+/// Finds and runs the package's built executables (`prefetchd`, `cache-filler`, `store-torture`),
+/// which `swift build --build-tests` puts next to the test bundle, in the build folder.
 struct Binary {
     struct Outcome {
         let status: Int32
@@ -8,9 +10,18 @@ struct Binary {
         let stderr: String
     }
 
-    static var url: URL {
-        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return testExecutable.deletingLastPathComponent().appendingPathComponent("prefetchd")
+    /// The build folder: where the running test bundle is.
+    static let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The built `prefetchd`.
+    static var url: URL { folder.appendingPathComponent("prefetchd") }
+
+    /// The built executable `name`; the test fails here, saying so, when it was not built.
+    static func executable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try #require(FileManager.default.isExecutableFile(atPath: url.path),
+                     "\(name) is not built in \(folder.path); run swift build --build-tests", sourceLocation: sourceLocation)
+        return url
     }
 
     /// Runs `prefetchd arguments...` in `directory` with `environment` added to this process's own;

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A disk of its own for one test: a tmpfs of `megabytes` (and at most `inodes` files and folders, when
 /// given) mounted at `mountPoint` in a private mount namespace (`unshare --map-root-user --mount`, so
@@ -8,15 +9,13 @@ import Foundation
 /// kernel that lets users make their own namespaces (Debian's default).
 enum SmallDisk {
     static func run(megabytes: Int, inodes: Int? = nil, at mountPoint: String, steps: [[String]]) throws -> [Binary.Outcome] {
-        let results = FileManager.default.temporaryDirectory.appendingPathComponent("small-disk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: results, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: results) }
+        let results = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let options = "size=\(megabytes)m" + (inodes.map { ",nr_inodes=\($0)" } ?? "")
         var script = ["mount -t tmpfs -o \(options) tmpfs \(quoted(mountPoint)) || exit 97"]
         for (number, step) in steps.enumerated() {
-            let command = step.enumerated().map { $0.offset == 0 ? quoted(executable($0.element)) : quoted($0.element) }
-            let output = quoted(results.path + "/\(number)")
+            let command = try step.enumerated().map { $0.offset == 0 ? quoted(try executable($0.element)) : quoted($0.element) }
+            let output = quoted(results.file("\(number)").path)
             script.append("\(command.joined(separator: " ")) </dev/null >\(output).out 2>\(output).err; echo $? >\(output).status")
         }
         let process = Process()
@@ -28,7 +27,7 @@ enum SmallDisk {
         }
         return try steps.indices.map { number in
             func read(_ suffix: String) throws -> String {
-                try String(contentsOf: results.appendingPathComponent("\(number).\(suffix)"), encoding: .utf8)
+                try String(contentsOf: results.file("\(number).\(suffix)"), encoding: .utf8)
             }
             return Binary.Outcome(
                 status: Int32(try read("status").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
@@ -42,8 +41,8 @@ enum SmallDisk {
         return ["/bin/sh", "-c", "dd if=/dev/zero of=\(file) bs=64k 2>/dev/null; dd if=/dev/zero of=\(file)-tail bs=1 2>/dev/null; exit 0"]
     }
 
-    private static func executable(_ name: String) -> String {
-        ["prefetchd", "cache-filler"].contains(name) ? Binary.url.deletingLastPathComponent().appendingPathComponent(name).path : name
+    private static func executable(_ name: String) throws -> String {
+        ["prefetchd", "cache-filler"].contains(name) ? try Binary.executable(name).path : name
     }
 
     private static func quoted(_ word: String) -> String {

@@ -106,25 +106,3 @@ enum ImageFixtures {
         Array(Data(base64Encoded: base64)!)
     }
 }
-
-/// A fresh folder under the system temporary directory, removed when the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("prefetchd-image-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Writes the bytes to a file in the folder and returns its path.
-    func write(_ bytes: [UInt8], named name: String) throws -> String {
-        let file = path + "/" + name
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-}

@@ -1,6 +1,11 @@
 import Foundation
 @testable import PrefetchKit
 
+/// A small body that sniffs as PNG and differs per `seed`.
+func pngLikeBody(_ seed: Int, length: Int = 300) -> Data {
+    Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) })
+}
+
 /// A cache with `count` small entries stored through the real store path; returns their keys.
 func fillCache(_ cache: DiskCache, count: Int, length: (Int) -> Int = { 300 + $0 }, set: String = "main") throws -> [String] {
     try (0..<count).map { number in
@@ -59,16 +64,6 @@ func testPolicy(
     maxAge: TimeInterval = 0, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8
 ) -> CleanPolicy {
     CleanPolicy(maxAge: maxAge, expireBy: expireBy, maxSize: maxSize, trimTo: trimTo, orphanSweepRounds: 1, lockWait: 0.2)
-}
-
-/// Locates an executable built next to the test bundle (or in .build/debug).
-func builtExecutable(_ name: String) -> URL? {
-    var candidates = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent(name)]
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
 /// What is in the cache's `tmp/` besides the space it holds back for clean: temp files and journals
