@@ -78,51 +78,46 @@ import Testing
         try reopen(layout: damage.layout, after: damage.spoil)
     }
 
-    @Test func anIndexANewerPrefetchdWroteIsLeftAsItIs() throws {
-        try TemporaryDirectory.withPath { folder in
-            // Given an index of two entries, written by a newer prefetchd (schema 9)
-            do {
-                let cache = try DiskCache.open(at: folder, layout: .native)
-                _ = try fillCache(cache, count: 2)
-                try cache.flush()
-            }
-            try IndexDatabase(path: folder + "/index.sqlite").execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    /// An index of another numbered schema: the error opening it, and what `stats` says of it.
+    struct OtherSchema: Sendable, CustomStringConvertible {
+        let version: Int
+        let error: @Sendable (String) -> CacheError
+        let says: String
+        var description: String { "schema \(version)" }
 
-            // When this one opens it, to write or to read
-            #expect(throws: CacheError.newerIndex(path: folder + "/index.sqlite", version: 9)) {
-                try DiskCache.open(at: folder, layout: .native)
-            }
-            let stats = try Binary.run(["stats", "--cache", folder])
-
-            // Then it refuses, saying why, and the index keeps its rows
-            #expect(stats.status == 3)
-            #expect(stats.stderr.contains("has schema version 9, newer than this prefetchd reads (8); nothing was changed"), "\(stats.stderr)")
-            let database = try IndexDatabase(path: folder + "/index.sqlite")
-            #expect(try database.text("SELECT count(url) FROM entries") == "2")
-        }
+        static let all = [
+            OtherSchema(version: 9, error: { .newerIndex(path: $0, version: 9) },
+                        says: "has schema version 9, newer than this prefetchd reads (8); nothing was changed"),
+            OtherSchema(version: 7, error: { .retiredIndex(path: $0, version: 7) },
+                        says: "has schema version 7, written by a pre-release prefetchd; this one reads version 8 only. Nothing was changed"),
+        ]
     }
 
-    @Test func anIndexOfAPreReleaseSchemaIsRefusedAndLeftAsItIs() throws {
+    @Test(arguments: OtherSchema.all)
+    func anIndexOfAnotherSchemaIsRefusedAndLeftAsItIs(_ schema: OtherSchema) throws {
         try TemporaryDirectory.withPath { folder in
-            // Given an index of two entries, written by a pre-release prefetchd (schema 7)
+            // Given an index of two entries, written by a newer or a pre-release prefetchd
+            let index = folder + "/index.sqlite"
             do {
                 let cache = try DiskCache.open(at: folder, layout: .native)
                 _ = try fillCache(cache, count: 2)
                 try cache.flush()
             }
-            try IndexDatabase(path: folder + "/index.sqlite").execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
-            let before = try #require(FileManager.default.contents(atPath: folder + "/index.sqlite"))
+            try IndexDatabase(path: index).execute("UPDATE meta SET value = '\(schema.version)' WHERE key = 'schema_version'")
+            let before = try #require(FileManager.default.contents(atPath: index))
 
             // When this one opens it, to write or to read
-            #expect(throws: CacheError.retiredIndex(path: folder + "/index.sqlite", version: 7)) {
+            #expect(throws: schema.error(index)) {
                 try DiskCache.open(at: folder, layout: .native)
             }
             let stats = try Binary.run(["stats", "--cache", folder])
 
-            // Then it refuses, saying what to do, and the index is as it was
+            // Then it refuses, saying why, and the index is as it was, with its rows
             #expect(stats.status == 3)
-            #expect(stats.stderr.contains("has schema version 7, written by a pre-release prefetchd; this one reads version 8 only. Nothing was changed"), "\(stats.stderr)")
-            #expect(FileManager.default.contents(atPath: folder + "/index.sqlite") == before)
+            #expect(stats.stderr.contains(schema.says), "\(stats.stderr)")
+            #expect(FileManager.default.contents(atPath: index) == before)
+            let database = try IndexDatabase(path: index)
+            #expect(try database.text("SELECT count(url) FROM entries") == "2")
         }
     }
 
