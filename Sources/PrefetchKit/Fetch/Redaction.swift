@@ -10,7 +10,7 @@ package func redacted(_ url: String) -> String {
 /// A URL refused as malformed, for the message that refuses it: a `/`, `?` or `#` in its password may
 /// end its authority early, so everything from the first `:` after `//` to the last `@` is hidden
 /// (also a port and path before an `@` in the path: more than needed, never less), and control
-/// characters are shown as `\u{..}` escapes, so the message stays one line and prints no escapes.
+/// characters are shown as `\u{..}` escapes (`oneLine`).
 func redactedRefused(_ url: String) -> String {
     var shown = url
     if url.utf8.contains(UInt8(ascii: "@")) {
@@ -19,8 +19,7 @@ func redactedRefused(_ url: String) -> String {
             shown = url.replacingCharacters(in: url.index(after: colon)..<at, with: "***")
         }
     }
-    guard shown.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return shown }
-    return shown.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+    return oneLine(shown)
 }
 
 /// Where the password of the URL's `user:password@` part is, if it has one. For text that is not

@@ -1,5 +1,5 @@
 /// One problem found in a job file (or in a URL file it names), printed on one line as
-/// `FILE:LINE:COLUMN: key.path: what is wrong`.
+/// `FILE:LINE:COLUMN: key.path: what is wrong`, whatever bytes the file, its keys and values hold.
 package struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// The file the problem is in, as it was named.
     package var file: String
@@ -12,9 +12,9 @@ package struct JobDiagnostic: Sendable, Equatable, CustomStringConvertible {
     package var message: String
 
     package var description: String {
-        let place = line > 0 ? "\(file):\(line):\(column)" : file
-        let path = keyPath.isEmpty ? "" : "\(keyPath): "
-        return "\(place): \(path)\(message)"
+        let place = line > 0 ? "\(oneLine(file)):\(line):\(column)" : oneLine(file)
+        let path = keyPath.isEmpty ? "" : "\(oneLine(keyPath)): "
+        return "\(place): \(path)\(oneLine(message))"
     }
 }
 

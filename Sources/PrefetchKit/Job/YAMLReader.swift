@@ -82,10 +82,10 @@ final class YAMLReader {
                 attach(node, to: &stack, root: &root)
             case .sequenceStart(let anchor):
                 try count(1, at: event.mark)
-                stack.append(Frame(mark: event.mark, anchor: anchor, isMapping: false))
+                try nest(&stack, Frame(mark: event.mark, anchor: anchor, isMapping: false))
             case .mappingStart(let anchor):
                 try count(1, at: event.mark)
-                stack.append(Frame(mark: event.mark, anchor: anchor, isMapping: true))
+                try nest(&stack, Frame(mark: event.mark, anchor: anchor, isMapping: true))
             case .collectionEnd:
                 let frame = stack.removeLast()
                 let node = frame.node
@@ -100,6 +100,15 @@ final class YAMLReader {
         guard nodeCount <= limits.maxNodes else {
             throw YAMLProblem(message: "more than \(limits.maxNodes) nodes; refusing an oversized document", mark: mark)
         }
+    }
+
+    private func nest(_ stack: inout [Frame], _ frame: Frame) throws(YAMLProblem) {
+        guard stack.count < limits.maxDepth else {
+            throw YAMLProblem(
+                message: "collections nested more than \(limits.maxDepth) deep; refusing an oversized document",
+                mark: frame.mark)
+        }
+        stack.append(frame)
     }
 
     private func remember(_ node: YAMLNode, as anchor: String?) {
