@@ -121,6 +121,34 @@ class Handler(BaseHTTPRequestHandler):
     def route_status(self, code):
         self.send_body(int(code), b"status " + code.encode() + b"\n")
 
+    def route_status_body(self, code, count, framing="length"):
+        """A status of its own with a body of `count` bytes, framed by length or chunked."""
+        body = b"e" * int(count)
+        if framing != "chunked":
+            self.send_body(int(code), body)
+            return
+        self.send_response(int(code))
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for start in range(0, len(body), 16384):
+            block = body[start:start + 16384]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(block), block))
+        self.wfile.write(b"0\r\n\r\n")
+
+    def route_big_headers(self, count, shape="lines"):
+        """A 200 with an image whose headers take `count` bytes: in 100-byte lines, or in one line."""
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        if shape == "line":
+            self.send_header("X-Long", "h" * int(count))
+        else:
+            for index in range(int(count) // 100):
+                self.send_header("X-Filler-%d" % index, "h" * 80)
+        self.send_header("Content-Length", str(len(PNG)))
+        self.end_headers()
+        self.wfile.write(PNG)
+
     def route_retry_after(self, code, seconds):
         self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
 

@@ -20,8 +20,16 @@ final class Attempt {
     private var ownsDestination = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var bytes: Int64 = 0
-    /// Decided at the first body byte: only a 2xx body goes to the file; others are counted and dropped.
+    /// Decided at the first body byte: only a 2xx body goes to the file. Any other status decides the
+    /// outcome by itself: its body is read and dropped while it is small (an error page, so the
+    /// connection stays usable), and a larger one aborts the transfer; `maxBytes` does not apply.
     private var keepsBody: Bool?
+    /// The most of a non-2xx body read before the transfer is aborted instead.
+    static let droppedBodyAllowance = 64 << 10
+    /// Bytes of a body that is not a 2xx response's, read and dropped so far.
+    private var droppedBytes = 0
+    /// True once the transfer was aborted for such a body.
+    private var droppedStatusBody = false
     private var exceededLimit = false
     private var writeFailure: Int32?
     /// Why the network policy refused a request of this attempt.
@@ -133,6 +141,12 @@ final class Attempt {
 
     private func classify(_ code: CURLcode, headers: ResponseHeaders) -> Result<FetchResponse, FetchError> {
         let status = easy.long(CURLINFO_RESPONSE_CODE)
+        // A final status other than 2xx is the outcome, whatever its body did: dropped at its first
+        // byte, or refused by libcurl for a Content-Length over `maxBytes`.
+        if code != CURLE_OK, status >= 100, !(200..<300).contains(status),
+           droppedStatusBody || code == CURLE_FILESIZE_EXCEEDED {
+            return .failure(.http(status: status))
+        }
         guard code == CURLE_OK else {
             if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
                 return .failure(.tooLarge(limit: job.request.maxBytes))
@@ -144,6 +158,9 @@ final class Attempt {
                 return .failure(.destination(path: job.request.destination, code: writeFailure))
             }
             let message = scrubbed(easy.message(for: code), hiding: secrets(of: job.request))
+            if isOversizedHeader(code, message: message) {
+                return .failure(.badResponse(message))
+            }
             return .failure(FetchError(curlCode: code, message: message))
         }
         let kind: FetchResponse.Kind
@@ -162,18 +179,36 @@ final class Attempt {
         return .success(response)
     }
 
-    /// The write callback: counts the body against `maxBytes` and streams a 2xx body into the file.
-    /// Returning less than `count` makes libcurl abort the transfer.
+    /// libcurl's refusal of a response's headers: over 300 KB in all ("Too large response headers",
+    /// CURLE_RECV_ERROR), or one line over 100 KB, which it reports as CURLE_OUT_OF_MEMORY before
+    /// any body byte. Both are the server's doing, not the connection's or the machine's.
+    private func isOversizedHeader(_ code: CURLcode, message: String) -> Bool {
+        switch code {
+        case CURLE_RECV_ERROR: message.contains("response headers")
+        case CURLE_OUT_OF_MEMORY: keepsBody == nil && easy.long(CURLINFO_RESPONSE_CODE) > 0
+        default: false
+        }
+    }
+
+    /// The write callback: counts a 2xx body against `maxBytes` and streams it into the file; the body
+    /// of any other status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        if keepsBody == nil {
+            keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
+        }
+        guard keepsBody == true else {
+            droppedBytes += count
+            if droppedBytes > Self.droppedBodyAllowance {
+                droppedStatusBody = true
+                return 0
+            }
+            return count
+        }
         bytes += Int64(count)
         if bytes > job.request.maxBytes {
             exceededLimit = true
             return 0
         }
-        if keepsBody == nil {
-            keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
-        }
-        guard keepsBody == true else { return count }
         if let failure = store(UnsafeRawBufferPointer(start: data, count: count)) {
             writeFailure = failure
             return 0

@@ -27,6 +27,9 @@ package enum FetchError: Error, Sendable, Equatable {
     case blockedNetwork(String)
     /// The request cannot be sent as given (malformed URL, a header with a line break).
     case invalidRequest(String)
+    /// The server's answer is not one an HTTP client takes: headers over libcurl's limits (300 KB in
+    /// all, 100 KB a line).
+    case badResponse(String)
     /// The destination file could not be created or written; `code` is the system's error number.
     case destination(path: String, code: Int32)
     /// Any other libcurl failure.
@@ -38,7 +41,7 @@ package enum FetchError: Error, Sendable, Equatable {
 
     /// A stable name: `http_404`, `http_410`, `http_status`, `timeout`, `connect_failed`, `dns`, `reset`,
     /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `blocked_network`, `invalid_request`,
-    /// `destination`, `curl_error`, `cancelled`, `engine_stopped`.
+    /// `bad_response`, `destination`, `curl_error`, `cancelled`, `engine_stopped`.
     package var reason: String {
         switch self {
         case .http(let status) where status == 404 || status == 410: "http_\(status)"
@@ -54,6 +57,7 @@ package enum FetchError: Error, Sendable, Equatable {
         case .tls: "tls"
         case .blockedNetwork: "blocked_network"
         case .invalidRequest: "invalid_request"
+        case .badResponse: "bad_response"
         case .destination: "destination"
         case .curl: "curl_error"
         case .cancelled: "cancelled"
@@ -82,6 +86,7 @@ extension FetchError: CustomStringConvertible {
         case .tls(let message): "TLS failed: \(message)."
         case .blockedNetwork(let message): "The request was refused by the job's network rules: \(message)."
         case .invalidRequest(let message): "The request is invalid: \(message)."
+        case .badResponse(let message): "The server's response cannot be read: \(message)."
         case .destination(let path, let code): "The body cannot be written to \(path): \(String(cString: strerror(code)))."
         case .curl(let code, let message): "libcurl failed with code \(code): \(message)."
         case .cancelled: "The transfer was cancelled."

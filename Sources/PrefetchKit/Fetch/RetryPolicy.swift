@@ -41,8 +41,8 @@ package struct RetryPolicy: Sendable, Equatable {
         switch error {
         case .http(let status): transientStatuses.contains(status)
         case .timeout, .connectFailed, .dns, .reset, .truncatedBody: true
-        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest, .destination, .curl,
-             .cancelled, .engineStopped: false
+        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest, .badResponse,
+             .destination, .curl, .cancelled, .engineStopped: false
         }
     }
 
@@ -53,7 +53,7 @@ package struct RetryPolicy: Sendable, Equatable {
     package static func isPermanent(_ error: FetchError) -> Bool {
         switch error {
         case .http(let status): !transientStatuses.contains(status)
-        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest: true
+        case .tooLarge, .tooManyRedirects, .blockedProtocol, .tls, .blockedNetwork, .invalidRequest, .badResponse: true
         case .timeout, .connectFailed, .dns, .reset, .truncatedBody, .destination, .curl, .cancelled, .engineStopped: false
         }
     }

@@ -40,6 +40,19 @@ struct FailureCase: Sendable, CustomTestStringConvertible {
                     permanent: true, testDescription: "redirect to file:///etc/passwd"),
         FailureCase(path: "/html-as-jpeg", defaults: [:], reason: "not_image", status: 200, attempts: 1,
                     permanent: true, testDescription: "HTML served as image/jpeg"),
+        // An error's body is not the image: its status decides, whatever its size.
+        FailureCase(path: "/status-body/500/3000000", defaults: ["retries": "2", "max_bytes": "64KiB"],
+                    reason: "http_status", status: 500, attempts: 3, permanent: false,
+                    testDescription: "500 whose Content-Length is over max_bytes"),
+        FailureCase(path: "/status-body/503/300000/chunked", defaults: ["retries": "2", "max_bytes": "64KiB"],
+                    reason: "http_status", status: 503, attempts: 3, permanent: false,
+                    testDescription: "503 whose chunked body is over max_bytes"),
+        FailureCase(path: "/status-body/404/3000000", defaults: ["max_bytes": "64KiB"], reason: "http_404", status: 404,
+                    attempts: 1, permanent: true, testDescription: "404 whose body is over max_bytes"),
+        FailureCase(path: "/big-headers/400000", defaults: ["retries": "2"], reason: "bad_response", status: nil,
+                    attempts: 1, permanent: true, testDescription: "400 KB of response headers"),
+        FailureCase(path: "/big-headers/1000000/line", defaults: ["retries": "2"], reason: "bad_response", status: nil,
+                    attempts: 1, permanent: true, testDescription: "one 1 MB header line"),
     ]
 }
 
