@@ -10,7 +10,15 @@ enum CacheMarker {
     /// The layout the marker in `root` names; nil when there is no marker (no cache there).
     static func recordedLayout(root: String) throws(CacheError) -> CacheLayout? {
         let path = root + "/" + fileName
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            // No marker, no cache; any other failure (a folder this user may not read) is said as it is.
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .fromErrno("read", path)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() else { throw .unreadableMarker(path: path) }
+        let text = String(decoding: data, as: UTF8.self)
         let recorded = text.split(separator: "\n").first { $0.hasPrefix(layoutPrefix) }
             .map { String($0.dropFirst(layoutPrefix.count)) }
         guard let recorded, let layout = CacheLayout(rawValue: recorded) else {

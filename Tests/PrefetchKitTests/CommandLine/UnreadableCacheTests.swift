@@ -1,0 +1,45 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PrefetchKit
+
+/// A cache folder this user may not read is not "no cache": every command says why, with exit 3.
+@Suite(.timeLimit(.minutes(3))) struct UnreadableCacheTests {
+    /// Runs a copy of `prefetchd` (in `folder`, so any user may run it) as `nobody` when the tests
+    /// run as root, who may read anything; as the tests' own user otherwise.
+    static func runAsAnotherUser(_ arguments: [String], in folder: TemporaryDirectory) throws -> Binary.Outcome {
+        let copy = folder.path + "/prefetchd"
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: Binary.url.path, toPath: copy)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+        }
+        let process = Process()
+        if getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: copy)
+            process.arguments = arguments
+        }
+        return try Binary.outcome(of: process)
+    }
+
+    @Test(arguments: [["stats"], ["clean"], ["fsck"], ["path", "http://img.test/a.png"]])
+    func everyCommandSaysPermissionDeniedAndExits3(_ command: [String]) throws {
+        // Given a cache whose folder no one but its owner may enter
+        let folder = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let root = folder.path + "/cache"
+        _ = try fillCache(try DiskCache.open(at: root, layout: .native), count: 2)
+        #expect(chmod(root, 0) == 0)
+        defer { chmod(root, 0o755) }
+
+        // When another user asks about it
+        let outcome = try Self.runAsAnotherUser(command + ["--cache", root], in: folder)
+
+        // Then it is told why, not that there is no cache
+        #expect(outcome.status == 3, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Permission denied"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("no cache"), "\(outcome.stderr)")
+    }
+}
