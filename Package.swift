@@ -15,11 +15,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         // The only hand-written C: typed curl_easy_setopt wrappers and setjmp-guarded png/jpeg calls.
         .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG"]),
         .target(
             name: "PrefetchKit",
-            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CShims"]
+            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims"]
         ),
         .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),

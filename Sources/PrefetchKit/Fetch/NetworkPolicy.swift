@@ -14,9 +14,13 @@ package struct NetworkPolicy: Sendable, Equatable {
     /// Whether this policy can refuse anything at all (if not, no callback is installed).
     var restricts: Bool { !allowPrivate || !allowHosts.isEmpty || !denyHosts.isEmpty }
 
-    /// Why a request to `host` over a connection to `address` is refused; nil when allowed.
+    /// Why a request to `host` over a connection to `address` is refused; nil when allowed. The host
+    /// and the patterns are compared in one spelling (`HostName`).
     package func refusal(host: String, address: String) -> String? {
-        let host = host.lowercased()
+        if (!denyHosts.isEmpty || !allowHosts.isEmpty), HostName.normalized(host) == nil {
+            return "host \(oneLine(host)) is not a host name network.allow_hosts and deny_hosts can judge"
+        }
+        let host = HostName.normalized(host) ?? host
         if denyHosts.contains(where: { Self.matches(host, $0) }) {
             return "host \(host) is in network.deny_hosts"
         }
@@ -29,12 +33,14 @@ package struct NetworkPolicy: Sendable, Equatable {
         return nil
     }
 
+    /// Whether the normalized `host` matches `pattern` (normalized here): the name itself, or for
+    /// `*.name` any name below it.
     static func matches(_ host: String, _ pattern: String) -> Bool {
-        let pattern = pattern.lowercased()
         if pattern.hasPrefix("*.") {
-            return host.hasSuffix(pattern.dropFirst())
+            guard let parent = HostName.normalized(String(pattern.dropFirst(2))) else { return false }
+            return host.hasSuffix("." + parent)
         }
-        return host == pattern
+        return host == HostName.normalized(pattern)
     }
 
     /// Loopback, private, link-local, carrier-grade NAT, unspecified and unique-local addresses.

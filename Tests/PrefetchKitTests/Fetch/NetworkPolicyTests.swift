@@ -38,6 +38,41 @@ import Testing
         #expect(try await harness.text("/hits/private") == "0", "the request must not reach the server")
     }
 
+    /// Every spelling of a denied name is denied: a trailing dot, capitals, an international name
+    /// as Unicode or as its A-label, full stops of other scripts; patterns are read the same way.
+    @Test(arguments: [
+        "blocked.test.", "BLOCKED.TEST", "Blocked.Test.", "a.blocked.test.", "A.BLOCKED.TEST.",
+        "bücher.test", "BÜCHER.test.", "xn--bcher-kva.test", "XN--BCHER-KVA.TEST.", "bücher．test", "bücher。test",
+    ])
+    func everySpellingOfADeniedHostIsDenied(_ host: String) {
+        let policy = NetworkPolicy(denyHosts: ["blocked.test", "*.blocked.test", "Bücher.Test."])
+        #expect(policy.refusal(host: host, address: "8.8.8.8")?.contains("deny_hosts") == true, "\(host)")
+    }
+
+    @Test func allowHostsReadEverySpellingAlike() {
+        let policy = NetworkPolicy(allowHosts: ["cdn.example.com.", "*.bücher.test"])
+        for host in ["CDN.example.com.", "cdn.example.com", "img.xn--bcher-kva.test.", "IMG.BÜCHER.TEST"] {
+            #expect(policy.refusal(host: host, address: "8.8.8.8") == nil, "\(host)")
+        }
+        for host in ["cdn.example.com.evil.test", "xn--bcher-kva.test", "notbücher.test"] {
+            #expect(policy.refusal(host: host, address: "8.8.8.8")?.contains("allow_hosts") == true, "\(host)")
+        }
+        // A name libidn2 cannot map is judged by no rule, so it is refused.
+        #expect(policy.refusal(host: "a\u{FFFD}b.test", address: "8.8.8.8")?.contains("not a host name") == true)
+    }
+
+    @Test func aDeniedPatternWithATrailingDotRefusesItsHost() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/redirect-to/localhost/x")
+        request.network = NetworkPolicy(denyHosts: ["LocalHost."])
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == "blocked_network")
+        #expect(!harness.exists(request.destination))
+    }
+
     @Test func aRedirectToADeniedHostIsRefused() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
