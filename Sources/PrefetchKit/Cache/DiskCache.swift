@@ -40,21 +40,32 @@ package final class DiskCache: Sendable {
                 try makeDirectory(root + "/" + folder)
             }
         }
-        let (index, rebuilt) = try CacheIndex.open(root: root)
+        let opening = try CacheIndex.open(root: root)
+        let index = opening.index
         switch try index.meta("layout") {
         case layout.rawValue: break
         case let recorded?:
             throw .layoutMismatch(path: root, existing: CacheLayout(rawValue: recorded) ?? layout, requested: layout)
         case nil: try index.setMeta("layout", layout.rawValue)
         }
-        let cache = DiskCache(root: root, layout: layout, durable: durable, index: index, rebuiltIndex: rebuilt && !isNew)
-        if rebuilt {
+        let cache = DiskCache(root: root, layout: layout, durable: durable, index: index,
+                              rebuiltIndex: opening.rebuilt && !isNew)
+        if opening.rebuilt {
             try cache.rescan()
         }
+        if cache.rebuiltIndex { tellRebuilt(root, setAside: opening.setAside) }
         try index.flush()
         // After the index, so that a disk with little room holds the index before the reserve.
         if isNew { cache.keepCleanReserve() }  // a cache made on a full disk has none until a clean
         return cache
+    }
+
+    /// Says on standard error that an existing cache's index was made anew, and what that lost.
+    private static func tellRebuilt(_ root: String, setAside: (path: String, reason: String)?) {
+        let what = setAside.map { "could not be used (\($0.reason)); it is kept as \($0.path), and" } ?? "was missing, and"
+        Console.error("prefetchd: the index of the cache \(root) \(what) a new one was made from the files: the "
+            + "URLs and sets of its entries, the failure ledger and the run history are lost; a run fills in "
+            + "the URL and set of each entry it finds again.\n")
     }
 
     /// Opens the cache at `path` with the layout it was made with; nil when no cache is there
@@ -240,6 +251,11 @@ package final class DiskCache: Sendable {
     /// Records a use of `key`; written in a batch, not one write per hit.
     package func touch(key: String, at time: Date = Date()) throws(CacheError) {
         try index.touch(relativePath: relativePath(forKey: key), at: time)
+    }
+
+    /// Gives `key`'s entry, when a rescan made it, the URL and set a run found it by.
+    package func adopt(key: String, url: String, setName: String) throws(CacheError) {
+        try index.adopt(relativePath: relativePath(forKey: key), url: url, key: key, setName: setName)
     }
 
     /// Records a 304 for `key`: new validators if given, modified and validated now.

@@ -33,7 +33,10 @@ extension Prefetcher {
         let options = plan.sets[item.setIndex].options
         switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date()) {
         case .cached:
-            if !settings.dryRun { try cache.touch(key: item.key) }
+            if !settings.dryRun {
+                try cache.touch(key: item.key)
+                if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
+            }
             settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }

@@ -3,8 +3,9 @@ import Testing
 @testable import PrefetchKit
 
 @Suite(.timeLimit(.minutes(3))) struct CacheIndexRebuildTests {
-    /// Stores two entries, then lets `damage` spoil the index, then reopens.
-    private func reopen(layout: CacheLayout, after damage: (String) throws -> Void) throws {
+    /// Stores two entries, then lets `damage` spoil the index, then reopens; an index that was there
+    /// but unusable is found set aside as it was.
+    private func reopen(layout: CacheLayout, keptAside: Bool, after damage: (String) throws -> Void) throws {
         try TemporaryDirectory.withPath { folder in
             let keys = ["https://cdn.example.com/p/1.png", "https://cdn.example.com/p/2"]
             var checksums: [String?] = []
@@ -16,9 +17,16 @@ import Testing
                 #expect(!cache.rebuiltIndex)
             }
             try damage(folder + "/index.sqlite")
+            let damaged = FileManager.default.contents(atPath: folder + "/index.sqlite")
 
             let cache = try DiskCache.open(at: folder, layout: layout)
             #expect(cache.rebuiltIndex)
+            let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("index.sqlite.corrupt-") }
+            #expect(aside.count == (keptAside ? 1 : 0), "\(aside)")
+            if let kept = aside.first {
+                #expect(kept.range(of: #"^index\.sqlite\.corrupt-\d{8}T\d{6}Z$"#, options: .regularExpression) != nil, "\(kept)")
+                #expect(FileManager.default.contents(atPath: folder + "/" + kept) == damaged)
+            }
             #expect(try cache.index.entryCount() == 2)
             for (number, key) in keys.enumerated() {
                 let entry = try #require(try cache.lookup(key: key))
@@ -35,12 +43,14 @@ import Testing
     struct Damage: Sendable, CustomTestStringConvertible {
         let kind: String
         let layout: CacheLayout
+        /// An index that is there but cannot be used is set aside; a missing or empty one has nothing to keep.
+        var keptAside = true
         let spoil: @Sendable (_ indexPath: String) throws -> Void
         var testDescription: String { "\(kind), \(layout)" }
 
         /// Deleted, with its journal files.
         static func deleted(_ layout: CacheLayout) -> Damage {
-            Damage(kind: "deleted", layout: layout) { path in
+            Damage(kind: "deleted", layout: layout, keptAside: false) { path in
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
         }
@@ -55,7 +65,7 @@ import Testing
 
         /// An empty file.
         static func empty(_ layout: CacheLayout) -> Damage {
-            Damage(kind: "empty", layout: layout) { path in
+            Damage(kind: "empty", layout: layout, keptAside: false) { path in
                 for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
                 try Data().write(to: URL(fileURLWithPath: path))
             }
@@ -75,7 +85,7 @@ import Testing
 
     @Test(arguments: Damage.all)
     func aDamagedIndexIsRebuiltFromTheFiles(_ damage: Damage) throws {
-        try reopen(layout: damage.layout, after: damage.spoil)
+        try reopen(layout: damage.layout, keptAside: damage.keptAside, after: damage.spoil)
     }
 
     /// An index of another numbered schema: the error opening it, and what `stats` says of it.
@@ -135,5 +145,50 @@ import Testing
             #expect(try cache.index.lastRun() == run)
             #expect(try cache.index.meta("last_run") == "2")
         }
+    }
+}
+
+/// What a rebuilt index lost, said and mended.
+@Suite(.timeLimit(.minutes(3))) struct RebuiltIndexTests {
+    @Test func aCommandSaysTheIndexWasRebuiltAndWhereTheDamagedOneIsKept() throws {
+        let folder = try TemporaryDirectory()
+        let root = folder.path + "/cache"
+        _ = try fillCache(try DiskCache.open(at: root, layout: .native), count: 2)
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: root + "/index.sqlite"))
+
+        let stats = try Binary.run(["stats", "--cache", root])
+
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stderr.contains("could not be used"), "\(stats.stderr)")
+        #expect(stats.stderr.contains("it is kept as \(root)/index.sqlite.corrupt-"), "\(stats.stderr)")
+        #expect(stats.stderr.contains("the failure ledger and the run history are lost"), "\(stats.stderr)")
+        #expect(stats.stderr.split(separator: "\n").count == 1, "\(stats.stderr)")
+    }
+
+    @Test func theNextRunFillsInTheURLAndSetOfEveryEntryItFindsAgain() throws {
+        // Given a run's two entries, whose index was then lost and rebuilt from the files
+        let folder = try TemporaryDirectory()
+        let sets = """
+              - { name: photos, urls: ["http://img.test/a.png", "http://img.test/b.png"] }
+            """
+        _ = try SchedulerTests.run(folder, sets: sets, transport: ScriptedTransport { _ in .body(SchedulerTests.png) })
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: folder.path + "/cache/index.sqlite"))
+        let rebuilt = try DiskCache.open(at: folder.path + "/cache", layout: .native)
+        #expect(try rebuilt.lookup(key: "http://img.test/a.png")?.url == nil)
+
+        // When the job runs again
+        let transport = ScriptedTransport { _ in .body(SchedulerTests.png) }
+        let outcome = try SchedulerTests.run(folder, sets: sets, transport: transport)
+
+        // Then nothing is fetched, and the entries have their URLs and set again
+        #expect(transport.submitted.withLock { $0 }.isEmpty)
+        #expect(outcome.report.totals.cached == 2)
+        let cache = try DiskCache.open(at: folder.path + "/cache", layout: .native)
+        for url in ["http://img.test/a.png", "http://img.test/b.png"] {
+            let entry = try #require(try cache.lookup(key: url))
+            #expect(entry.url == url)
+            #expect(entry.setName == "photos")
+        }
+        #expect(try CacheStats.collect(from: cache).bySet.map(\.name) == ["photos"])
     }
 }

@@ -63,6 +63,16 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in try connection.touch(relativePath: relativePath, at: time) }
     }
 
+    /// Gives a row a rescan made (no URL, key or set: its index was rebuilt from the files) the URL,
+    /// key and set a run found it by; a row that has a URL is left as it is.
+    func adopt(relativePath: String, url: String, key: String, setName: String) throws(CacheError) {
+        try withConnection { connection throws(CacheError) in
+            try connection.write(
+                "UPDATE entries SET url = ?, cache_key = ?, set_name = ? WHERE relative_path = ? AND url IS NULL",
+                [.text(url), .text(key), .text(setName), .text(relativePath)])
+        }
+    }
+
     /// Records a 304 (or another confirmation) for the entry: new validators, modified and validated now.
     func markRevalidated(relativePath: String, etag: String?, lastModified: String?, at time: Date) throws(CacheError) {
         try withConnection { connection throws(CacheError) in

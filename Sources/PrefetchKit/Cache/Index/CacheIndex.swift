@@ -29,22 +29,32 @@ package final class CacheIndex: Sendable {
         self.snapshotAccess = snapshotAccess
     }
 
-    /// Opens the index of the cache folder `root`. `rebuilt` tells whether it had to be created anew
-    /// (missing, empty, not a database, failing its quick check, or another schema).
+    /// What opening an index found.
+    struct Opening {
+        let index: CacheIndex
+        /// The index had to be created anew: missing, empty, not a database, or of an unknown schema.
+        let rebuilt: Bool
+        /// Where an index that could not be used was set aside, with why, before one was made anew.
+        let setAside: (path: String, reason: String)?
+    }
+
+    /// Opens the index of the cache folder `root`; one that cannot be used is set aside, never deleted.
     static func open(
         root: String, batchRows: Int = 256, batchInterval: TimeInterval = 0.25
-    ) throws(CacheError) -> (index: CacheIndex, rebuilt: Bool) {
+    ) throws(CacheError) -> Opening {
         let path = root + "/index.sqlite"
         let opened: (database: IndexDatabase, created: Bool)
+        var setAside: (path: String, reason: String)?
         do {
             opened = try openChecked(path)
         } catch let error where isUnusableIndex(error) {
-            try removeIndexFiles(path)
+            setAside = (try setIndexFilesAside(path), String(error.description.dropLast()))
             opened = try openChecked(path)
         }
         let database = opened.database
         let connection = IndexConnection(database: database, batchRows: batchRows, batchInterval: batchInterval)
-        return (CacheIndex(path: path, root: root, connection: connection), opened.created)
+        return Opening(index: CacheIndex(path: path, root: root, connection: connection), rebuilt: opened.created,
+                       setAside: setAside)
     }
 
     /// Opens the index of the cache folder `root` for reading only: for a cache on a disk that cannot be
@@ -126,10 +136,18 @@ package final class CacheIndex: Sendable {
         return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
     }
 
-    private static func removeIndexFiles(_ path: String) throws(CacheError) {
-        for file in [path, path + "-wal", path + "-shm"] where unlink(file) != 0 && errno != ENOENT {
-            throw .fromErrno("remove", file)
+    /// Renames the index and its `-wal` to `index.sqlite.corrupt-<UTC time>` (and that name's
+    /// `-wal`, which SQLite reads with it) and removes its `-shm`; returns the new name.
+    private static func setIndexFilesAside(_ path: String) throws(CacheError) -> String {
+        let time = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
+            .timeZone(separator: .omitted).dateSeparator(.omitted).timeSeparator(.omitted))
+        let aside = path + ".corrupt-" + time
+        for (file, kept) in [(path, aside), (path + "-wal", aside + "-wal")]
+        where rename(file, kept) != 0 && errno != ENOENT {
+            throw .fromErrno("set aside", file)
         }
+        if unlink(path + "-shm") != 0 && errno != ENOENT { throw .fromErrno("remove", path + "-shm") }
+        return aside
     }
 
     /// Runs `body` with the connection held.
