@@ -6,7 +6,7 @@ import Testing
 /// never holds a partial or wrong file under a final name and that fsck can repair the rest.
 @Suite(.timeLimit(.minutes(3))) struct StoreTortureTests {
     /// Mirrors `body(_:)` in Tests/StoreTorture/main.swift.
-    private static func expectedBody(_ number: Int) -> Data {
+    static func expectedBody(_ number: Int) -> Data {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let key = Array("https://torture.invalid/img/\(number).png\n".utf8)
         let length = 512 + (number * 977) % 24_000
