@@ -12,13 +12,15 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case invalidFile(relativePath: String, reason: String)
     /// A temp file older than the longest possible transfer (path relative to the cache folder).
     case staleTemp(relativePath: String)
+    /// One of the cache's own folders is a symbolic link (`DiskCache+Folders`).
+    case linkedFolder(relativePath: String, what: String)
     /// The index's running totals (what `stats` and the size cap read) disagree with its rows.
     case totalsMismatch(keptEntries: Int, keptBytes: Int64, rowEntries: Int, rowBytes: Int64)
 
     package var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
-            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path):
+            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path), .linkedFolder(let path, _):
             path
         case .totalsMismatch: "index.sqlite"
         }
@@ -32,6 +34,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
         case .invalidFile(let path, let reason): "\(path): \(reason)"
         case .staleTemp(let path): "\(path): abandoned temp file."
+        case .linkedFolder(let path, let what): "\(path): the cache's own folder is \(what); nothing is read or written through it."
         case .totalsMismatch(let keptEntries, let keptBytes, let rowEntries, let rowBytes):
             "index.sqlite: its running totals (\(keptEntries) entries, \(keptBytes) bytes) disagree with its rows "
                 + "(\(rowEntries) entries, \(rowBytes) bytes); stats and the size cap read the totals."
@@ -58,7 +61,7 @@ package struct CacheChecker: Sendable {
     /// stored on purpose.
     package func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
-        var problems: [CacheProblem] = []
+        var problems: [CacheProblem] = cache.linkedFolders().map { .linkedFolder(relativePath: $0.name, what: $0.what) }
         var unindexed = Set(try cache.finalFiles())
         for entry in try cache.index.allEntries() {
             unindexed.remove(entry.relativePath)
@@ -74,7 +77,7 @@ package struct CacheChecker: Sendable {
                 problems.append(.orphanFile(relativePath: relativePath))
             }
         }
-        problems += try staleTemps()
+        if cache.isRealFolder("tmp") { problems += try staleTemps() }
         if let drift = try cache.index.totalsDrift() { problems.append(drift) }
         return problems
     }
@@ -94,6 +97,8 @@ package struct CacheChecker: Sendable {
             case .staleTemp(let path):
                 let absolute = cache.root + "/" + path
                 guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
+            case .linkedFolder(let path, _):
+                try cache.replaceLinkedFolder(path)
             case .totalsMismatch:
                 break
             }

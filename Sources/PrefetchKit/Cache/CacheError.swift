@@ -16,6 +16,8 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerIndex(path: String, version: Int)
     /// The index was written by a pre-release prefetchd (an earlier schema): it is left as it is.
     case retiredIndex(path: String, version: Int)
+    /// One of the cache's own folders (`tmp/`, a fan-out folder) is a symbolic link.
+    case linkedFolder(path: String, what: String)
     /// The index must be upgraded to be read, and its disk cannot be written to.
     case indexNeedsUpgrade(path: String, version: String)
 
@@ -25,7 +27,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index: !isBusy
         case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
         }
     }
 
@@ -34,7 +36,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
         case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
         }
     }
 
@@ -45,7 +47,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileSystem(_, _, let code): return code == EROFS
         case .index(_, let code, _): return [8, 10, 14].contains(code & 0xff)  // READONLY, IOERR, CANTOPEN
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .indexNeedsUpgrade: return false
+        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: return false
         }
     }
 
@@ -64,6 +66,9 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         case .newerIndex(let path, let version):
             "The cache index \(path) has schema version \(version), newer than this prefetchd reads "
                 + "(\(IndexConnection.schemaVersion)); nothing was changed: use a newer prefetchd."
+        case .linkedFolder(let path, let what):
+            "The cache's own folder \(path) is \(what); nothing was changed, and nothing is read, written or removed "
+                + "through it: prefetchd fsck --repair puts a real folder in its place."
         case .retiredIndex(let path, let version):
             "The cache index \(path) has schema version \(version), written by a pre-release prefetchd; this one "
                 + "reads version \(IndexConnection.schemaVersion) only. Nothing was changed: move the index aside to "

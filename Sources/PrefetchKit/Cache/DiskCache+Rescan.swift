@@ -10,7 +10,7 @@ extension DiskCache {
             return try Self.names(in: root).filter { Self.isSDWebImageName($0) && isRegularFile($0) }
         case .native:
             var files: [String] = []
-            for folder in try Self.names(in: root) where folder.count == 2 && Self.isLowerHex(folder) {
+            for folder in try Self.names(in: root) where folder.count == 2 && Self.isLowerHex(folder) && isRealFolder(folder) {
                 for name in try Self.names(in: root + "/" + folder)
                 where Self.isNativeName(name, prefix: folder) && isRegularFile(folder + "/" + name) {
                     files.append(folder + "/" + name)

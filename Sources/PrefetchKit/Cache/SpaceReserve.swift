@@ -21,14 +21,19 @@ package enum SpaceReserve {
 
     static func path(root: String, _ name: String = name) -> String { root + "/tmp/" + name }
 
-    /// Frees the reserve of the cache at `root`, as much of it as is there.
+    /// Frees the reserve of the cache at `root`, as much of it as is there; nothing when `tmp/` is not
+    /// a real folder (a link leads elsewhere: `DiskCache+Folders`).
     package static func release(root: String) {
+        guard DiskCache.isRealFolder(root + "/tmp") else { return }
         for name in names { unlink(path(root: root, name)) }
     }
 
     /// Makes the reserve whole where it is not; where that fails (no room on the disk, or something else
     /// under one of its names), leaves no part of the space file and throws why.
     package static func restore(root: String) throws(CacheError) {
+        guard DiskCache.isRealFolder(root + "/tmp") else {
+            throw .linkedFolder(path: root + "/tmp", what: "not a real folder")
+        }
         for name in names.dropFirst() {
             let descriptor = open(path(root: root, name), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw .fromErrno("create", path(root: root, name)) }

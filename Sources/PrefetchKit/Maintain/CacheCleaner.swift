@@ -37,6 +37,8 @@ package struct CacheCleaner: Sendable {
                 log("clean: nothing held back for the next clean on a full disk: \(error)")
             }
         }
+        // Nothing is listed or removed through a link where the cache's own folder belongs.
+        try wrap { () throws(CacheError) in try cache.refuseLinkedFolders() }
         var lock: CacheFolderLock?
         if !dryRun {
             switch try wrap({ () throws(CacheError) in try CacheFolderLock.acquire(lockPath, wait: policy.lockWait) }) {

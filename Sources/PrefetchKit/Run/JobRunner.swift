@@ -100,6 +100,7 @@ package final class JobRunner: Sendable {
         let cache: DiskCache
         do {
             cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
+            try cache.refuseLinkedFolders()
         } catch {
             return Self.unopened(job, cachePath: path, failure: error)
         }

@@ -1,0 +1,45 @@
+import Foundation
+internal import Glibc
+
+/// The cache's own folders: `tmp/` and, in the native layout, the fan-out folders. A symbolic link put
+/// in the place of one could lead a store, the index or a removal outside the cache, so nothing is
+/// read, written or removed through it: it is damage that `fsck` reports and `fsck --repair`
+/// replaces, and that `run` and `clean` refuse. (A plain file in a folder's place leads nowhere: a
+/// store into it fails and says so.)
+extension DiskCache {
+    /// The names of the cache's own folders that are symbolic links, with where each points.
+    func linkedFolders() -> [(name: String, what: String)] {
+        let names = ["tmp"] + (layout == .native ? CacheFileNaming.nativeFolders : [])
+        return names.compactMap { name -> (name: String, what: String)? in
+            var info = stat()
+            guard lstat(root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + name)) ?? "?"
+            return (name, "a symbolic link to \(oneLine(target))")
+        }
+    }
+
+    /// Throws when any of the cache's own folders is a symbolic link.
+    package func refuseLinkedFolders() throws(CacheError) {
+        if let first = linkedFolders().first {
+            throw .linkedFolder(path: root + "/" + first.name, what: first.what)
+        }
+    }
+
+    /// Whether `relativePath` names one of the cache's folders as a real folder (not a link).
+    func isRealFolder(_ relativePath: String) -> Bool {
+        Self.isRealFolder(root + "/" + relativePath)
+    }
+
+    /// Whether `path` is a folder itself, not a link to one.
+    static func isRealFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Puts a real, empty folder in the place of `name`: the link is removed, never what it points at.
+    func replaceLinkedFolder(_ name: String) throws(CacheError) {
+        let path = root + "/" + name
+        guard unlink(path) == 0 || errno == ENOENT else { throw .fromErrno("remove", path) }
+        try Self.makeDirectory(path)
+    }
+}
