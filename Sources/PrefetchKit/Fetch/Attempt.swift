@@ -171,7 +171,8 @@ final class Attempt {
         case 304 where job.request.validators != nil: kind = .notModified
         default: return .failure(.http(status: status))
         }
-        let finalURL = redacted(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url)
+        let finalURL = URLRedaction.shown(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url,
+                                          hiding: job.request.hiddenParams)
         var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes)
         if kind == .ok {
             response.head = head

@@ -116,7 +116,7 @@ final class FetchLoop {
             return
         }
         let attempt = Attempt(job: job, easy: easy, mailbox: mailbox, writer: writer)
-        mailbox.emit(.started(id: job.id, url: redacted(job.request.url), attempt: job.attempt))
+        mailbox.emit(.started(id: job.id, url: job.request.shownURL, attempt: job.attempt))
         do throws(FetchError) {
             try attempt.prepare(cookieShare: cookieShare)
             try multi.add(easy)

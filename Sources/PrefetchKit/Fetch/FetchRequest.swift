@@ -41,6 +41,11 @@ package struct FetchRequest: Sendable {
     package var insecureTLS: Bool
     /// Which hosts and addresses may be requested, redirects included.
     package var network = NetworkPolicy()
+    /// Query parameters whose values no message or event shows (`redact_params`).
+    package var hiddenParams: [String] = []
+
+    /// The URL as messages and events show it (`URLRedaction.shown`).
+    package var shownURL: String { URLRedaction.shown(url, hiding: hiddenParams) }
     /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
     package var computesChecksum = false
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
@@ -105,7 +110,7 @@ package struct FetchRequest: Sendable {
 }
 
 extension FetchRequest: CustomStringConvertible {
-    package var description: String { "GET \(redacted(url)) -> \(destination)" }
+    package var description: String { "GET \(shownURL) -> \(destination)" }
 }
 
 /// A username and password for HTTP Basic authentication. The password never appears in any description.

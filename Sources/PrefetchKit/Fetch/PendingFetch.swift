@@ -23,7 +23,7 @@ struct PendingFetch: Sendable {
     }
 
     func result(_ outcome: Result<FetchResponse, FetchError>, timings: FetchTimings) -> FetchResult {
-        FetchResult(id: id, url: redacted(request.url), outcome: outcome, attempts: attempt, timings: timings,
+        FetchResult(id: id, url: request.shownURL, outcome: outcome, attempts: attempt, timings: timings,
                     elapsed: elapsed)
     }
 }

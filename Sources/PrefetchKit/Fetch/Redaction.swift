@@ -1,3 +1,61 @@
+import Foundation
+
+/// What of a URL is shown: the password of its `user:password@` part, and the values of the query
+/// parameters a set names in `redact_params`, as `***`. What is keyed is another thing: a cache key is
+/// made from `keyed(_:)`, which hides the password only, so two URLs that differ in a token stay two
+/// entries.
+package enum URLRedaction {
+    /// The signature, token and key parameters of the common CDNs and object stores (CloudFront,
+    /// S3 and GCS signed URLs, Akamai and Fastly tokens, API keys), `redact_params`'s default.
+    package static let commonSecrets = [
+        "sig", "signature", "token", "access_token", "auth", "key", "api_key", "apikey", "hmac", "hdnts",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential",
+        "policy", "key-pair-id",
+    ]
+
+    /// The URL as it is shown: password and the values of `params` hidden.
+    package static func shown(_ url: String, hiding params: [String]) -> String {
+        hideParams(params, in: redacted(url))
+    }
+
+    /// The URL a cache key is made from: the password hidden, every parameter kept.
+    package static func keyed(_ url: String) -> String {
+        redacted(url)
+    }
+
+    /// The values of `params` in `url`'s query, for scrubbing messages that come from libcurl.
+    static func values(of params: [String], in url: String) -> [String] {
+        queryPairs(of: url).compactMap { pair in
+            guard let equals = pair.firstIndex(of: "="), isHidden(pair[..<equals], params) else { return nil }
+            let value = pair[pair.index(after: equals)...]
+            return value.isEmpty ? nil : String(value)
+        }
+    }
+
+    private static func hideParams(_ params: [String], in url: String) -> String {
+        guard !params.isEmpty, let question = url.firstIndex(of: "?") else { return url }
+        let query = url[url.index(after: question)...]
+        let end = query.firstIndex(of: "#") ?? query.endIndex
+        let pairs = query[..<end].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "="), isHidden(pair[..<equals], params),
+                  pair.index(after: equals) < pair.endIndex else { return String(pair) }
+            return pair[...equals] + "***"
+        }
+        return url[...question] + pairs.joined(separator: "&") + query[end...]
+    }
+
+    private static func queryPairs(of url: String) -> [Substring] {
+        guard let question = url.firstIndex(of: "?") else { return [] }
+        let query = url[url.index(after: question)...]
+        return query[..<(query.firstIndex(of: "#") ?? query.endIndex)].split(separator: "&")
+    }
+
+    /// `params` are in lower case (as `redact_params` is read); a name matches in any case.
+    private static func isHidden(_ name: Substring, _ params: [String]) -> Bool {
+        params.contains((String(name).removingPercentEncoding ?? String(name)).lowercased())
+    }
+}
+
 /// The URL with the password of any `user:password@` part replaced by `***`, for every message and log line.
 ///
 /// `https://shop:secret@cdn.example.com/a.jpg` becomes `https://shop:***@cdn.example.com/a.jpg`.
@@ -36,10 +94,10 @@ private func passwordRange(in url: String) -> Range<String.Index>? {
     return url.index(after: colon)..<at
 }
 
-/// The secrets a request carries (its credentials' password and any password in its URL), for scrubbing
-/// messages that come from libcurl.
+/// The secrets a request carries (its credentials' password, any password in its URL and the values
+/// of its hidden parameters), for scrubbing messages that come from libcurl.
 func secrets(of request: FetchRequest) -> [String] {
-    var found: [String] = []
+    var found = URLRedaction.values(of: request.hiddenParams, in: request.url)
     if let password = request.credentials?.password {
         found.append(password)
     }

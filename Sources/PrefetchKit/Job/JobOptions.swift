@@ -29,6 +29,9 @@ package struct JobOptions: Sendable, Equatable {
     package var maxPixels = 89_478_485
     /// How a URL becomes a cache key; `.none` keeps the URL as it is.
     package var cacheKey = CacheKeyRule.none
+    /// Query parameters whose values every URL shown (logs, reports, JUnit, the index, the ledger)
+    /// has as `***`, in lower case and compared without case; the cache key keeps them.
+    package var redactParams = URLRedaction.commonSecrets
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}

@@ -118,6 +118,7 @@ extension Prefetcher {
             cookies: options.cookies, insecureTLS: options.insecureTLS)
         request.computesChecksum = true
         request.keptHeadBytes = keptHeadBytes
+        request.hiddenParams = options.redactParams
         request.concurrency = settings.concurrency ?? options.concurrency
         request.perHost = options.perHost
         return request

@@ -108,6 +108,8 @@ package final class Prefetcher: Sendable {
     /// by itself (a full disk, an I/O error) ends the run early, and the outcome carries it beside the
     /// totals of what was done; throws only when the cache cannot be read at the start.
     package func run() throws(CacheError) -> RunOutcome {
+        // No body is written through a link where the cache's own folder belongs.
+        try cache.refuseLinkedFolders()
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
         var iterator = plan.makeIterator()
         var currentSet = -1

@@ -4,9 +4,9 @@ package struct PlanItem: Sendable, Equatable {
     package var key: String
     /// Index into `RunPlan.sets`.
     package var setIndex: Int
-
-    /// The URL as logs, reports and the index show it: any password replaced by `***`.
-    package var shownURL: String { redacted(url) }
+    /// The URL as logs, reports and the index show it: any password and the values of the set's
+    /// `redact_params` replaced by `***`.
+    package var shownURL: String
 }
 
 /// The job's URLs in the order they are scheduled, streamed from the sets' sources so memory does
@@ -51,7 +51,8 @@ package struct RunPlan: Sequence, Sendable {
                 let set = sets[setIndex]
                 if source == nil { source = set.urls.makeIterator() }
                 if let url = nextURL(of: set) {
-                    return PlanItem(url: url, key: set.options.cacheKey.key(for: redacted(url)), setIndex: setIndex)
+                    return PlanItem(url: url, key: set.options.cacheKey.key(for: URLRedaction.keyed(url)), setIndex: setIndex,
+                                    shownURL: URLRedaction.shown(url, hiding: set.options.redactParams))
                 }
                 if let problem = source?.failure, failure == nil { failure = problem }
                 source = nil

@@ -31,8 +31,8 @@ enum PathCommand {
             diagnostics.report(.failure, "prefetchd path: no cache at \(root)")
             return
         }
-        guard let path = try cache.path(forKey: redacted(url)) else {
-            diagnostics.report(.failure, "prefetchd path: not cached: \(redacted(url))")
+        guard let path = try cache.path(forKey: URLRedaction.keyed(url)) else {
+            diagnostics.report(.failure, "prefetchd path: not cached: \(URLRedaction.shown(url, hiding: URLRedaction.commonSecrets))")
             return
         }
         if cache.index.isSnapshot {
