@@ -13,22 +13,35 @@
 #             same cache (warm: nothing to fetch). Only when $PREFETCHD names a binary whose
 #             `run --help` exits 0 and whose trial run over 10 URLs exits 0; otherwise the rows
 #             say "not available".
+#   base      with PREFETCHD_BASE set, a second build (say, the one before a change) compared with
+#             $PREFETCHD: each round then runs curl, prefetchd header, base header, prefetchd decode
+#             (and its warm rerun), base decode (and its warm rerun), in that order in odd rounds
+#             and in the reverse order in even ones; the decode rows move into the rounds.
 # Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root) and
-# the corpus is read into the page cache, outside the timing. Outputs are not deleted between runs (deleting 20,000 files costs
-# I/O that would land in the next run): each is parked in bench/out/parked-<n>/ and all are
-# deleted at the end, as is the nginx server stopped, whatever way the script ends.
+# the corpus is read into the page cache, outside the timing. Outputs (curl's and aria2c's files,
+# prefetchd's caches) go to bench/out/ or to the --outputs folder. They are not deleted between runs
+# (deleting 20,000 files costs disk I/O that would land in the next run): each is parked in
+# parked-<n>/ there and all are deleted at the end; but on a tmpfs, where deleting costs no disk
+# I/O, each row's output is deleted right after its check. The outputs, nginx and a --tmpfs mount
+# are cleaned up however the script ends. Results end with a table of medians per row.
 #
-# Usage: bench/fetch.sh [--images N] [--concurrency N] [--rounds R] [--port P] [--seed S] [--results FILE]
+# Usage: bench/fetch.sh [--images N] [--concurrency N] [--rounds R] [--port P] [--seed S]
+#                       [--results FILE] [--outputs DIR | --tmpfs SIZE]
 #   --images N       corpus size (default 20000; about 132 KB per image on average)
 #   --concurrency N  parallel transfers for every tool (default 16)
-#   --rounds R       runs of curl and of prefetchd validate: header each (default 3)
+#   --rounds R       rounds of curl and prefetchd validate: header, and with PREFETCHD_BASE of
+#                    all the prefetchd rows (default 3)
 #   --port P         loopback port for nginx (default 8090)
 #   --seed S         corpus seed (default 1)
 #   --results FILE   Markdown fragment to write (default bench/out/fetch-n<N>-c<C>.md)
-# Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows.
+#   --outputs DIR    folder for all outputs, an existing one, e.g. a tmpfs (default bench/out)
+#   --tmpfs SIZE     as root: mount a tmpfs of SIZE (mount's size=, e.g. 8G) on bench/out/tmpfs
+#                    for the outputs, unmounted at the end
+# Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
+# adds the base rows (needs PREFETCHD).
 set -euo pipefail
 
-images=20000 concurrency=16 rounds=3 port=8090 seed=1 results=""
+images=20000 concurrency=16 rounds=3 port=8090 seed=1 results="" outputs="" tmpfs_size=""
 while (($#)); do
     case $1 in
         --images) images=$2; shift 2 ;;
@@ -37,6 +50,8 @@ while (($#)); do
         --port) port=$2; shift 2 ;;
         --seed) seed=$2; shift 2 ;;
         --results) results=$2; shift 2 ;;
+        --outputs) outputs=$2; shift 2 ;;
+        --tmpfs) tmpfs_size=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "fetch.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -44,6 +59,13 @@ done
 for number in "$images" "$concurrency" "$rounds" "$port" "$seed"; do
     [[ $number =~ ^[0-9]+$ && $number -gt 0 ]] || { echo "fetch.sh: $number is not a positive number" >&2; exit 2; }
 done
+if [[ -n $outputs && -n $tmpfs_size ]]; then
+    echo "fetch.sh: give --outputs or --tmpfs, not both" >&2; exit 2
+elif [[ -n $tmpfs_size && $(id -u) -ne 0 ]]; then
+    echo "fetch.sh: --tmpfs mounts a tmpfs, which needs root; mount one and pass --outputs instead" >&2; exit 2
+elif [[ -n $outputs && ! -d $outputs ]]; then
+    echo "fetch.sh: --outputs $outputs is not a folder" >&2; exit 2
+fi
 
 source "$(dirname "$0")/setup.sh"
 bench_setup
@@ -53,29 +75,82 @@ base_url=http://127.0.0.1:$port
 corpus=$("$PYTHON" "$BENCH/corpus.py" --count "$images" --seed "$seed" --base-url "$base_url" \
     --validate header decode --per-host "$concurrency")
 results=${results:-$OUT/fetch-n$images-c$concurrency.md}
-work=$OUT/fetch-work
+mount_point=""
+[[ -n $tmpfs_size ]] && outputs=$OUT/tmpfs
+outputs=$(mkdir -p "${outputs:-$OUT}" && cd "${outputs:-$OUT}" && pwd)
+work=$outputs/fetch-work
 parked_count=0
 
 cleanup() {
     "$BENCH/nginx.sh" stop "$corpus" "$port" || true
-    rm -rf "$work" "$OUT"/parked-*
+    rm -rf "$work" "$outputs"/parked-*
+    if [[ -n $mount_point ]]; then umount "$mount_point" || umount -l "$mount_point"; rmdir "$mount_point"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-rm -rf "$work" "$OUT"/parked-*
+if [[ -n $tmpfs_size ]]; then
+    if mountpoint -q "$outputs"; then echo "fetch.sh: $outputs is already a mount point" >&2; exit 3; fi
+    mount -t tmpfs -o "size=$tmpfs_size" tmpfs "$outputs"
+    mount_point=$outputs
+fi
+rm -rf "$work" "$outputs"/parked-*
 mkdir -p "$work"
 
+# On a tmpfs each row's output is deleted after its check; elsewhere it is parked until the end.
+outputs_fs=$(stat -f -c %T "$outputs")
+delete_outputs=0
+[[ $outputs_fs == tmpfs ]] && delete_outputs=1
+
+# prefetchd_missing BINARY: prints why BINARY cannot run the benchmark (nothing if it can).
+prefetchd_missing() {
+    local binary=$1 trial=$work/trial
+    if [[ ! -x $binary ]]; then
+        echo "$binary is not an executable file"
+    elif ! "$binary" run --help >/dev/null 2>&1; then
+        echo "\`$binary run --help\` failed"
+    else
+        rm -rf "$trial" && mkdir -p "$trial"
+        head -n 10 "$corpus/urls.txt" >"$trial/trial-urls.txt"
+        sed 's/url_file: urls.txt/url_file: trial-urls.txt/' "$corpus/job-decode.yaml" >"$trial/job.yaml"
+        if ! "$binary" run "$trial/job.yaml" --cache "$trial/cache" --concurrency "$concurrency" \
+            --progress never --report "$trial/report.json" >"$trial/log" 2>&1; then
+            echo "its trial run over 10 URLs failed: $(tail -n 1 "$trial/log")"
+        fi
+        rm -rf "$trial"
+    fi
+}
+
 corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
-# 2 x rounds + 4 rows write a full copy of the corpus, all kept until the end; plus some room.
-needed_kib=$(( corpus_bytes / 1024 * (2 * rounds + 5) ))
-free_kib=$(df -Pk "$OUT" | awk 'NR == 2 { print $4 }')
+# Full copies of the corpus written and kept until the end (curl and header each round, aria2c
+# three times, decode once; with a base build, both builds' header and decode each round), or one
+# at a time when deleted; plus some room.
+if ((delete_outputs)); then copies=1; elif [[ -n ${PREFETCHD_BASE:-} ]]; then copies=$((5 * rounds + 3)); else copies=$((2 * rounds + 4)); fi
+needed_kib=$(( corpus_bytes / 1024 * (copies + 1) ))
+free_kib=$(df -Pk "$outputs" | awk 'NR == 2 { print $4 }')
 if (( free_kib < needed_kib )); then
-    echo "fetch.sh: needs about $((needed_kib / 1048576)) GiB free in $OUT for the parked outputs, has $((free_kib / 1048576)) GiB" >&2
+    echo "fetch.sh: needs about $((needed_kib / 1048576)) GiB free in $outputs for the outputs, has $((free_kib / 1048576)) GiB" >&2
     exit 3
 fi
 
 "$BENCH/nginx.sh" start "$corpus" "$port"
+
+has_prefetchd=0 has_base=0
+if [[ -z ${PREFETCHD:-} ]]; then
+    prefetchd_note="prefetchd: not available (PREFETCHD is not set)."
+elif reason=$(prefetchd_missing "$PREFETCHD") && [[ -n $reason ]]; then
+    prefetchd_note="prefetchd: not available ($reason)."
+else
+    has_prefetchd=1
+    prefetchd_note="prefetchd: $PREFETCHD ($("$PREFETCHD" --version 2>&1 | head -n 1))."
+fi
+if [[ -n ${PREFETCHD_BASE:-} ]]; then
+    ((has_prefetchd)) || { echo "fetch.sh: PREFETCHD_BASE needs a working PREFETCHD; $prefetchd_note" >&2; exit 3; }
+    reason=$(prefetchd_missing "$PREFETCHD_BASE")
+    [[ -z $reason ]] || { echo "fetch.sh: PREFETCHD_BASE: $reason" >&2; exit 3; }
+    has_base=1
+    prefetchd_note="$prefetchd_note base: $PREFETCHD_BASE ($("$PREFETCHD_BASE" --version 2>&1 | head -n 1))."
+fi
 
 # One TSV line per row: label, wall, cpu, rss KiB, exit status, check.
 rows=$work/rows.tsv
@@ -91,9 +166,11 @@ prepare() {
     find "$corpus/images" -type f -name '*.jpg' -exec cat {} + >/dev/null
 }
 
-park() {
+# dispose FOLDER: parks a row's output, or deletes it on a tmpfs.
+dispose() {
+    if ((delete_outputs)); then rm -rf "$1"; return; fi
     parked_count=$((parked_count + 1))
-    mv "$1" "$OUT/parked-$parked_count"
+    mv "$1" "$outputs/parked-$parked_count"
 }
 
 # Checks that folder $1 holds every image with the corpus's total size.
@@ -125,10 +202,30 @@ else:
 PY
 }
 
-# median_rate PREFIX: the median URLs/s of the finished rows whose label starts with PREFIX (0 if none).
-median_rate() {
-    awk -F '\t' -v prefix="$1" -v n="$images" 'index($1, prefix) == 1 && $2 > 0 && $5 == 0 { print n / $2 }' "$rows" \
-        | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+# medians: one TSV line per row name (the label without " (round N)") over its checked runs:
+# name, runs, median wall s, median CPU s, median URLs/s, each run's wall s.
+medians() {
+    awk -F '\t' -v n="$images" '
+        function median(list,   k, v, i, j, t) {
+            k = split(list, v, " ")
+            for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+            return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+        }
+        $2 > 0 && $5 == 0 && $6 == "ok" {
+            name = $1; sub(/ \(round [0-9]+\)$/, "", name)
+            if (!(name in runs)) order[++names] = name
+            runs[name]++; walls[name] = walls[name] " " $2; cpus[name] = cpus[name] " " $3; rates[name] = rates[name] " " n / $2
+        }
+        END {
+            for (i = 1; i <= names; i++) {
+                m = order[i]
+                printf "%s\t%d\t%.2f\t%.2f\t%.0f\t%s\n", m, runs[m], median(walls[m]), median(cpus[m]), median(rates[m]), substr(walls[m], 2)
+            }
+        }' "$rows"
+}
+# median NAME FIELD: FIELD (3 wall, 4 CPU, 5 URLs/s) of NAME's medians line, 0 if none.
+median() {
+    medians | awk -F '\t' -v name="$1" -v field="$2" '$1 == name { value = $field } END { print value + 0 }'
 }
 
 # measure LABEL -- COMMAND...: prepare, time, append the row (without its check).
@@ -150,7 +247,7 @@ curl_row() {
     measure "curl --parallel (round $1)" -- curl --silent --show-error --fail --parallel --parallel-max "$concurrency" \
         --config "$work/curl.config"
     printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
-    park "$folder"
+    dispose "$folder"
 }
 
 # aria2c, three ways
@@ -160,79 +257,62 @@ aria2_row() {
     mkdir -p "$folder"
     measure "$label" -- "$@" aria2c -j "$concurrency" -d "$folder" -i "$corpus/urls.txt" "${aria2_options[@]}"
     printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
-    park "$folder"
+    dispose "$folder"
 }
 
-# prefetchd
-prefetchd_rows=("prefetchd validate: header" "prefetchd validate: decode" "prefetchd validate: decode, warm")
-# Sets prefetchd_missing to the reason when prefetchd cannot run the benchmark.
-prefetchd_missing=""
-prefetchd_available() {
-    if [[ -z ${PREFETCHD:-} ]]; then
-        prefetchd_missing="PREFETCHD is not set"
-    elif [[ ! -x $PREFETCHD ]]; then
-        prefetchd_missing="$PREFETCHD is not an executable file"
-    elif ! "$PREFETCHD" run --help >/dev/null 2>&1; then
-        prefetchd_missing="\`$PREFETCHD run --help\` failed"
-    else
-        mkdir -p "$work/trial"
-        head -n 10 "$corpus/urls.txt" >"$work/trial/trial-urls.txt"
-        sed 's/url_file: urls.txt/url_file: trial-urls.txt/' "$corpus/job-decode.yaml" >"$work/trial/job.yaml"
-        if ! "$PREFETCHD" run "$work/trial/job.yaml" --cache "$work/trial/cache" --concurrency "$concurrency" \
-            --progress never --report "$work/trial/report.json" >"$work/trial/log" 2>&1; then
-            prefetchd_missing="its trial run over 10 URLs failed: $(tail -n 1 "$work/trial/log")"
-        fi
+# prefetchd_row BINARY NAME LEVEL SUFFIX: `run` with validate: LEVEL into a new cache and, for
+# decode, the warm rerun over that cache, each checked by its report; then the cache is disposed of.
+# NAME starts the labels ("prefetchd" or "base"), SUFFIX ends them (" (round N)" or nothing).
+prefetchd_row() {
+    local binary=$1 name=$2 level=$3 suffix=$4 cache=$work/cache report=$work/report.json key=fetched label
+    local labels=("$name validate: $level$suffix")
+    [[ $level == decode ]] && labels+=("$name validate: decode, warm$suffix")
+    if ! ((has_prefetchd)); then
+        for label in "${labels[@]}"; do printf '%s\t\t\t\t\tnot available\n' "$label" >>"$rows"; done
+        return
     fi
-    [[ -z $prefetchd_missing ]]
+    for label in "${labels[@]}"; do
+        rm -f "$report"
+        measure "$label" -- "$binary" run "$corpus/job-$level.yaml" --cache "$cache" \
+            --concurrency "$concurrency" --progress never --report "$report"
+        printf '\t%s\n' "$(check_report "$report" "$key")" >>"$rows"
+        key=cached
+    done
+    dispose "$cache"
 }
-prefetchd_run() {
-    local label=$1 level=$2 cache=$3 report=$4
-    measure "$label" -- "$PREFETCHD" run "$corpus/job-$level.yaml" --cache "$cache" \
-        --concurrency "$concurrency" --progress never --report "$report"
+
+# round_row KIND ROUND: one row of a round.
+round_row() {
+    case $1 in
+        curl) curl_row "$2" ;;
+        header|decode) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
+        base-header|base-decode) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
+    esac
 }
-header_row() {
-    prefetchd_run "${prefetchd_rows[0]} (round $1)" header "$work/prefetchd-header-$1" "$work/report-header-$1.json"
-    printf '\t%s\n' "$(check_report "$work/report-header-$1.json" fetched)" >>"$rows"
-    park "$work/prefetchd-header-$1"
-}
-if prefetchd_available; then
-    has_prefetchd=1
-    prefetchd_note="prefetchd: $PREFETCHD ($("$PREFETCHD" --version 2>&1 | head -n 1))."
-else
-    has_prefetchd=0
-    prefetchd_note="prefetchd: not available ($prefetchd_missing)."
-fi
+kinds=(curl header)
+((has_base)) && kinds=(curl header base-header decode base-decode)
 for round in $(seq 1 "$rounds"); do
-    if ((round % 2 == 1)); then curl_row "$round"; fi
-    if ((has_prefetchd)); then
-        header_row "$round"
-    else
-        printf '%s\t\t\t\t\tnot available\n' "${prefetchd_rows[0]} (round $round)" >>"$rows"
+    order=("${kinds[@]}")
+    if ((round % 2 == 0)); then
+        order=()
+        for ((i = ${#kinds[@]} - 1; i >= 0; i--)); do order+=("${kinds[i]}"); done
     fi
-    if ((round % 2 == 0)); then curl_row "$round"; fi
+    for kind in "${order[@]}"; do round_row "$kind" "$round"; done
 done
 aria2_options=()
 aria2_row "aria2c (defaults)" "$work/aria2-defaults"
 aria2_options=(--file-allocation=none --auto-save-interval=0)
 aria2_row "aria2c --file-allocation=none --auto-save-interval=0" "$work/aria2-nosave"
 aria2_row "aria2c, same options, fsync off (eatmydata)" "$work/aria2-nosync" eatmydata
-if ((has_prefetchd)); then
-    prefetchd_run "${prefetchd_rows[1]}" decode "$work/prefetchd-decode" "$work/report-decode.json"
-    printf '\t%s\n' "$(check_report "$work/report-decode.json" fetched)" >>"$rows"
-    prefetchd_run "${prefetchd_rows[2]}" decode "$work/prefetchd-decode" "$work/report-warm.json"
-    printf '\t%s\n' "$(check_report "$work/report-warm.json" cached)" >>"$rows"
-    park "$work/prefetchd-decode"
-else
-    for label in "${prefetchd_rows[@]:1}"; do
-        printf '%s\t\t\t\t\tnot available\n' "$label" >>"$rows"
-    done
-fi
+((has_base)) || prefetchd_row "${PREFETCHD:-}" prefetchd decode ""
 
 "$BENCH/nginx.sh" stop "$corpus" "$port"
 
+if ((delete_outputs)); then outputs_note="each deleted after its row"; else outputs_note="parked until the end"; fi
 {
     echo "Fetch benchmark, $(date -u +%Y-%m-%dT%H:%MZ): $images images ($(awk -v b="$corpus_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB)," \
-        "concurrency $concurrency, nginx on 127.0.0.1 (sendfile, keep-alive), corpus in the page cache."
+        "concurrency $concurrency, nginx on 127.0.0.1 (sendfile, keep-alive), corpus in the page cache," \
+        "outputs on $outputs_fs ($outputs_note)."
     echo
     echo "Machine: $(nproc) cores, Linux $(uname -r), $(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
         "load average $load_start at the start, $(cut -d ' ' -f 1-3 /proc/loadavg) at the end." \
@@ -242,7 +322,7 @@ fi
     echo
     echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | URLs/s vs curl (median) | check |"
     echo "|---|---:|---:|---:|---:|---:|---:|---|"
-    curl_rate=$(median_rate "curl --parallel")
+    curl_rate=$(median "curl --parallel" 5)
     awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" -v curl_rate="$curl_rate" '
         {
             if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | %s |\n", $1, $6; next }
@@ -252,11 +332,23 @@ fi
             printf "| %s | %.2f | %.0f | %.1f | %.2f | %.1f | %s | %s |\n",
                 $1, $2, rate, bytes / 1e6 / $2, $3, $4 / 1024, ratio, check
         }' "$rows"
-    header_rate=$(median_rate "${prefetchd_rows[0]}")
+    echo
+    echo "| row | runs | median wall s | median CPU s | median URLs/s | each run's wall s |"
+    echo "|---|---:|---:|---:|---:|---|"
+    medians | awk -F '\t' '{ printf "| %s | %d | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    header_rate=$(median "prefetchd validate: header" 5)
     echo
     echo "Medians of $rounds rounds: curl --parallel $(printf %.0f "$curl_rate") URLs/s," \
         "prefetchd validate: header $(printf %.0f "$header_rate") URLs/s:" \
         "$(awk -v a="$header_rate" -v b="$curl_rate" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "no ratio" }') curl's."
+    if ((has_base)); then
+        for name in "validate: header" "validate: decode" "validate: decode, warm"; do
+            awk -v name="$name" -v w="$(median "prefetchd $name" 3)" -v bw="$(median "base $name" 3)" \
+                -v c="$(median "prefetchd $name" 4)" -v bc="$(median "base $name" 4)" 'BEGIN {
+                    printf "prefetchd against base, %s: median wall %.2f s against %.2f s = %s, CPU %.2f s against %.2f s = %s.\n",
+                        name, w, bw, (bw > 0 ? sprintf("%.3fx", w / bw) : "no ratio"), c, bc, (bc > 0 ? sprintf("%.3fx", c / bc) : "no ratio") }'
+        done
+    fi
 } >"$results"
 cat "$results"
 echo "fetch.sh: results written to $results" >&2
