@@ -11,13 +11,15 @@ enum FsckCommand {
             with other names are not the cache's and are left alone), size or checksum mismatches,
             files that fail a full decode check (PNG, JPEG; GIF and WebP by header; not files a
             validate: none set stored, which are held to their size and checksum only), temp files older
-            than an hour, and running totals (what stats and the size cap read) that disagree with
-            the rows. Prints one line per problem on standard output. With --repair, drops bad rows
-            and files, indexes orphan files, deletes stale temps and computes the totals again. Reads every file: expect
-            it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems were
-            found (with --repair: and fixed), 3 when the cache is unusable.
+            than an hour, symbolic links where the cache's own folders (tmp, the fan-out folders)
+            belong, and running totals (what stats and the size cap read) that disagree with the
+            rows. Prints one line per problem on standard output. With --repair, drops bad rows and
+            files, indexes orphan files, deletes stale temps, replaces such a link with a real folder
+            (never touching what it points at) and computes the totals again. Reads every file:
+            expect it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems
+            were found (with --repair: and fixed), 3 when the cache is unusable.
             """,
-        options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps.")],
+        options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps, replace linked folders.")],
         examples: ["prefetchd fsck --cache /var/cache/prefetchd", "prefetchd fsck --cache /var/cache/prefetchd --repair"],
         execute: execute
     )
