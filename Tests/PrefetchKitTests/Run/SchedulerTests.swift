@@ -19,9 +19,14 @@ final class ScriptedTransport: Transport {
     /// The URLs submitted, in order.
     let submitted = Mutex<[String]>([])
 
+    /// Set on `queue`, so `shutdown` can tell it is called from a completion (the prefetcher's last
+    /// reference may go with one) and must not wait for the queue it runs on.
+    private static let onQueue = DispatchSpecificKey<Bool>()
+
     init(delay: DispatchTimeInterval = .never, _ replies: @escaping @Sendable (String) -> Reply) {
         self.delay = delay
         self.replies = replies
+        queue.setSpecific(key: Self.onQueue, value: true)
     }
 
     @discardableResult
@@ -32,8 +37,7 @@ final class ScriptedTransport: Transport {
         submitted.withLock { $0.append(request.url) }
         let reply = replies(request.url)
         let descriptor = request.destinationDescriptor
-        let when: DispatchTime = delay == .never ? .now() : .now() + delay
-        queue.asyncAfter(deadline: when) {
+        let answer = { @Sendable in
             let outcome: Result<FetchResponse, FetchError>
             switch reply {
             case .body(let bytes):
@@ -46,12 +50,23 @@ final class ScriptedTransport: Transport {
             completion(FetchResult(id: id, url: request.url, outcome: outcome, attempts: 1, timings: .zero,
                                    elapsed: .milliseconds(1)))
         }
+        if delay == .never {
+            queue.async(execute: answer)
+        } else {
+            queue.asyncAfter(deadline: .now() + delay, execute: answer)
+        }
         return id
+    }
+
+    /// Waits until every answer given so far has run and let go of what it held.
+    func drain() {
+        queue.sync {}
     }
 
     func cancelAll() {}
 
     func shutdown() {
+        guard DispatchQueue.getSpecific(key: Self.onQueue) != true else { return }
         queue.sync {}
     }
 }
@@ -73,7 +88,11 @@ final class ScriptedTransport: Transport {
         let cache = try DiskCache.open(at: job.cache.path, layout: job.cache.layout, durable: false)
         let prefetcher = try Prefetcher(job: job, cache: cache, settings: RunSettings(),
                                         log: RunLog(format: .text, verbosity: .quiet)) { _ in transport }
-        return try prefetcher.run()
+        let outcome = try prefetcher.run()
+        // The run's last references go with the transport's answers: let them go before the caller
+        // looks at the cache, so the prefetcher (and its index connection) closes here.
+        transport.drain()
+        return withExtendedLifetime(prefetcher) { outcome }
     }
 
     @Test func aKeyAskedByThreeSetsIsFetchedOnceAndToldToEach() throws {
