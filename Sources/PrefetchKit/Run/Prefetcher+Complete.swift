@@ -62,7 +62,7 @@ extension Prefetcher {
             if error.isLasting { stop(for: error) }
             return
         }
-        board.settle(claim, .fetched(bytes: response.bytes))
+        board.settleStored(claim, bytes: response.bytes, url: item.shownURL)
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))
     }

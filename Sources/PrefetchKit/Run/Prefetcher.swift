@@ -119,10 +119,13 @@ package final class Prefetcher: Sendable {
         // Weak: a cancelled dispatch source lets go of its handler later, and must not keep the run
         // (its cache and open index) alive past its end.
         let flusher = RepeatingTimer(label: "prefetchd.flush", interval: 0.25) { [weak self] in
+            guard let self else { return }
             do throws(CacheError) {
-                try self?.cache.flush()
+                let generation = board.markStored()
+                try cache.flush()
+                board.forgetStored(through: generation)
             } catch where error.isLasting {
-                self?.stop(for: error)
+                stop(for: error)
             } catch {}
         }
         flusher.start()
@@ -147,14 +150,31 @@ package final class Prefetcher: Sendable {
             stop(for: error)
         }
         let failure = cacheFailure.withLock { $0 }
+        if failure != nil { dropUnrecordedBodies() }
         let outcome = finish(sourceFailure: iterator.failure, cacheFailure: failure)
         guard failure == nil, !settings.dryRun else { return outcome }
         do {
             try recordRun(outcome.report)
         } catch {
+            dropUnrecordedBodies()
             return finish(sourceFailure: iterator.failure, cacheFailure: error)
         }
         return outcome
+    }
+
+    /// After the cache stopped taking writes: the bodies of the index's last batch, whose rows it could
+    /// not commit, are removed (`CacheIndex.settleAfterFailure`), so none is left under a final name
+    /// without its row, and each is counted as failed instead of fetched.
+    private func dropUnrecordedBodies() {
+        let removed = cache.index.settleAfterFailure()
+        let failures = board.revoke(removed) { url, set in
+            RunFailure(url: url, set: plan.sets[set].name, reason: "cache", attempts: 1,
+                       message: "Its body was stored, but the index could not record it, so it was removed.")
+        }
+        for failure in failures {
+            log.record(RunEvent(.failed, url: failure.url, set: failure.set, elapsedMs: 0, reason: failure.reason,
+                                attempt: failure.attempts))
+        }
     }
 
     private func finish(sourceFailure: JobDiagnostic?, cacheFailure: CacheError?) -> RunOutcome {

@@ -20,6 +20,17 @@ final class RunBoard: Sendable {
         /// Key in flight -> the further sets that asked for it while it was.
         var inFlight: [String: [Int]] = [:]
         var settled: RecencyCache<String, KeyOutcome>
+        /// Keys fetched and stored since the index's last flush that the run saw succeed, with what
+        /// `revoke` needs should the index lose their rows; tagged with the flush generation.
+        var stored: [String: Stored] = [:]
+        var generation = 0
+    }
+
+    private struct Stored {
+        let url: String
+        let sets: [Int]
+        let bytes: Int64
+        let generation: Int
     }
 
     private let state: Mutex<State>
@@ -52,33 +63,84 @@ final class RunBoard: Sendable {
     /// Ends a claim with this run's result for its key: counted once in the totals, told to every set
     /// that asked, and remembered for later occurrences.
     func settle(_ claim: KeyClaim, _ result: KeyResult) {
+        state.withLock { _ = settle(claim, result, in: &$0) }
+    }
+
+    /// `settle` inside the lock; returns the sets told.
+    private func settle(_ claim: KeyClaim, _ result: KeyResult, in state: inout State) -> [Int] {
+        state.tally.totals.unique += 1
+        state.tally.totals[keyPath: result.count] += 1
+        if case .fetched(let bytes) = result { state.tally.totals.bytes += bytes }
+        let outcome = result.outcome
+        let told = tell(claim, outcome, in: &state)
+        if case .failed(let failure) = outcome, state.tally.failures.count < state.tally.failureLimit {
+            state.tally.failures.append(failure)
+        }
+        state.settled.setValue(outcome, forKey: claim.key, cost: claim.key.utf8.count + 64)
+        return told
+    }
+
+    /// Settles a claim whose body was stored under its final name (`settle(_:.fetched)`), and keeps
+    /// what `revoke` needs until a flush of the index is seen to have recorded it.
+    func settleStored(_ claim: KeyClaim, bytes: Int64, url: String) {
         state.withLock { state in
-            state.tally.totals.unique += 1
-            state.tally.totals[keyPath: result.count] += 1
-            if case .fetched(let bytes) = result { state.tally.totals.bytes += bytes }
-            let outcome = result.outcome
-            tell(claim, outcome, in: &state)
-            if case .failed(let failure) = outcome, state.tally.failures.count < state.tally.failureLimit {
-                state.tally.failures.append(failure)
+            let sets = settle(claim, .fetched(bytes: bytes), in: &state)
+            state.stored[claim.key] = Stored(url: url, sets: sets, bytes: bytes, generation: state.generation)
+        }
+    }
+
+    /// Before a flush of the index: the generation every store settled so far belongs to.
+    func markStored() -> Int {
+        state.withLock { state in
+            state.generation += 1
+            return state.generation - 1
+        }
+    }
+
+    /// After that flush succeeded: the stores up to `generation` are recorded for good.
+    func forgetStored(through generation: Int) {
+        state.withLock { $0.stored = $0.stored.filter { $0.value.generation > generation } }
+    }
+
+    /// Turns keys counted as fetched into failures, for every set that was told: their bodies were
+    /// removed because the index could not record them. Returns the failures it made.
+    func revoke(_ keys: [String], failure: (_ url: String, _ set: Int) -> RunFailure) -> [RunFailure] {
+        state.withLock { state in
+            var revoked: [RunFailure] = []
+            for key in keys {
+                guard let stored = state.stored.removeValue(forKey: key) else { continue }
+                let failed = failure(stored.url, stored.sets[0])
+                state.tally.totals.fetched -= 1
+                state.tally.totals.failed += 1
+                state.tally.totals.bytes -= stored.bytes
+                if state.tally.failures.count < state.tally.failureLimit { state.tally.failures.append(failed) }
+                for set in stored.sets {
+                    state.tally.sets[set].succeeded -= 1
+                    state.tally.sets[set].apply(.failed(failed))
+                }
+                state.settled.setValue(.failed(failed), forKey: key, cost: key.utf8.count + 64)
+                revoked.append(failed)
             }
-            state.settled.setValue(outcome, forKey: claim.key, cost: claim.key.utf8.count + 64)
+            return revoked
         }
     }
 
     /// Ends a claim on a key this run settled before and has forgotten: its sets are told, nothing is
     /// counted again.
     func settleRepeat(_ claim: KeyClaim, _ outcome: KeyOutcome) {
-        state.withLock { tell(claim, outcome, in: &$0) }
+        state.withLock { _ = tell(claim, outcome, in: &$0) }
     }
 
     /// A copy of the counts.
     var tally: RunTally { state.withLock { $0.tally } }
 
-    private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) {
-        let waiting = state.inFlight.removeValue(forKey: claim.key) ?? []
-        for set in [claim.set] + waiting {
+    /// Tells the claim's set and every set waiting on it; returns them.
+    private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) -> [Int] {
+        let sets = [claim.set] + (state.inFlight.removeValue(forKey: claim.key) ?? [])
+        for set in sets {
             state.tally.sets[set].apply(outcome)
         }
+        return sets
     }
 }
 

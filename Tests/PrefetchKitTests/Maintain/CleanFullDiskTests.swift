@@ -161,4 +161,29 @@ import Testing
         #expect(reason.contains("No space left on device.") && reason.hasSuffix("`prefetchd clean` frees space on a full disk."),
                 "\(run.stderr)")
     }
+
+    @Test func aRunStoppedByAFullDiskLeavesNoFileWithoutItsRow() throws {
+        // Given a 4 MiB disk, half of it the new cache's reserve, and a run asking for 80 bodies of 60 KB
+        let harness = try RunHarness()
+        let disk = harness.folder.path + "/disk"
+        let urls = (1...80).map { "\"\(harness.url("/bytes/60000/\($0)"))\"" }.joined(separator: ", ")
+        let job = try harness.job(cache: "\(disk)/cache", set: "name: many, validate: none, urls: [\(urls)]")
+        let report = harness.folder.path + "/report.json"
+
+        let steps = try SmallDisk.run(megabytes: 4, at: disk, steps: [
+            ["prefetchd", "run", job, "--progress", "never", "--quiet", "--report", report],
+            ["prefetchd", "fsck", "--cache", "\(disk)/cache"],
+            ["prefetchd", "stats", "--cache", "\(disk)/cache", "--format", "json"],
+        ])
+
+        // Then the run stops on the full disk, fsck finds every body it left with its row, and the
+        // report counts as fetched exactly the entries the cache holds
+        #expect(steps[0].status == 3, "\(steps[0].stderr)")
+        #expect(steps[1].status == 0, "\(steps[1].stdout) \(steps[1].stderr)")
+        #expect(steps[1].stdout.isEmpty, "\(steps[1].stdout)")
+        let written = try readReport(report)
+        let stats = try #require(try? JSONSerialization.jsonObject(with: Data(steps[2].stdout.utf8)) as? [String: Any])
+        #expect(stats["entries"] as? Int == written.totals.fetched, "\(steps[2].stdout)")
+        #expect(written.totals.fetched + written.totals.failed + written.totals.skipped == written.totals.unique)
+    }
 }

@@ -15,6 +15,7 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in
             try connection.beginIfNeeded()
             let entry = try place()
+            connection.notePlaced(entry.path, key: entry.key ?? "")
             try Self.upsert(entry, on: connection)
             return entry
         }

@@ -178,6 +178,21 @@ package final class CacheIndex: Sendable {
         lock.withLock { connection.forgetPendingTouches() }
     }
 
+    /// After a failure that stops the writer (a full disk): commits the open batch if it still can,
+    /// else gives it up with the bodies it placed, so that no file is left under a final name without
+    /// its row. Returns the keys of the bodies removed, here or with a batch lost before.
+    func settleAfterFailure() -> [String] {
+        (try? withConnection { connection throws(CacheError) -> [String] in
+            connection.forgetRolledBackBatch()
+            do throws(CacheError) {
+                try connection.commit()
+            } catch {
+                connection.abandonBatch()
+            }
+            return connection.takeRemovedBodies()
+        }) ?? []
+    }
+
     /// Commits every batched write and access time, waiting at most `wait` for another connection's
     /// write lock (`IndexDatabase.busyTimeout` when nil).
     package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {

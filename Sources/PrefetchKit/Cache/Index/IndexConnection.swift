@@ -15,6 +15,11 @@ final class IndexConnection {
     /// The rows the open batch inserted, by id and size, not yet in the totals and the largest entries;
     /// `settleInserted()` adds them (see `IndexConnection+Inserts`).
     var insertedRows: [(id: Int64, size: Int64)] = []
+    /// The bodies placed under their final names in the open batch, whose rows are in it only: a batch
+    /// that is lost takes these files with it (`abandonBatch`), so none is left without a row.
+    private var placedInBatch: [(path: String, key: String)] = []
+    /// The keys of bodies removed with a lost batch, until `takeRemovedBodies`.
+    private var removedBodies: [String] = []
 
     /// Writes are committed in one transaction every `batchRows` writes or `batchInterval` seconds.
     let batchRows: Int
@@ -97,6 +102,29 @@ final class IndexConnection {
         try database.execute("COMMIT")
         inTransaction = false
         writesInBatch = 0
+        placedInBatch.removeAll(keepingCapacity: true)
+    }
+
+    /// Notes a body placed under its final name at `path` for `key` in the open batch.
+    func notePlaced(_ path: String, key: String) {
+        placedInBatch.append((path, key))
+    }
+
+    /// Gives up the open batch when it cannot be committed (the disk is full): rolls it back and
+    /// removes the bodies it placed, whose rows it held.
+    func abandonBatch() {
+        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        inTransaction = false
+        writesInBatch = 0
+        insertedRows.removeAll()
+        pendingTouches.removeAll()
+        removePlacedBodies()
+    }
+
+    /// The keys of the bodies removed with lost batches since the last call.
+    func takeRemovedBodies() -> [String] {
+        defer { removedBodies.removeAll() }
+        return removedBodies
     }
 
     /// Opens the batch transaction (taking the index's write lock) unless it is open already.
@@ -115,5 +143,13 @@ final class IndexConnection {
         inTransaction = false
         writesInBatch = 0
         insertedRows.removeAll()
+        removePlacedBodies()
+    }
+
+    private func removePlacedBodies() {
+        for placed in placedInBatch where unlink(placed.path) == 0 || errno == ENOENT {
+            removedBodies.append(placed.key)
+        }
+        placedInBatch.removeAll()
     }
 }
