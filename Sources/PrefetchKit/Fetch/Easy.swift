@@ -23,6 +23,10 @@ final class Easy {
 
     /// Back to the defaults, keeping connections, then the error buffer attached again.
     func reset() throws(FetchError) {
+        // libcurl 7.88.1 loses the list of cookie files (CURLOPT_COOKIEFILE "") on a reset, 17 bytes each
+        // time (curl PR #10709, fixed in 8.0.0); a NULL file frees it first. The cookies themselves stay
+        // in the share.
+        _ = pf_easy_setopt_ptr(handle, CURLOPT_COOKIEFILE, nil)
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         try check(pf_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer), "CURLOPT_ERRORBUFFER")

@@ -28,6 +28,13 @@ final class FetchLoop {
         perHost = configuration.perHost
     }
 
+    /// The easy handles go first: curl_share_cleanup refuses (CURLSHE_IN_USE) a share that an easy
+    /// handle still uses, which would leave the share and its cookie jar allocated for good.
+    deinit {
+        active.removeAll()
+        idle.removeAll()
+    }
+
     /// Runs until a `stop` command; then fails whatever is left with `engineStopped`.
     func run() {
         mailbox.open(waker: MultiWaker(handle: multi.handle))
