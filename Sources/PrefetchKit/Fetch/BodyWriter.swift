@@ -1,5 +1,4 @@
 internal import Glibc
-import Synchronization
 
 /// Writes response bodies into their files on threads beside the network thread.
 ///
@@ -18,7 +17,7 @@ final class BodyWriter: Sendable {
 
     /// One single-threaded pool per writer thread.
     private let lanes: [WorkerPool]
-    private let spare: Mutex<Spare>
+    private let spare: Locked<Spare>
 
     private struct Spare {
         var chunks: [Chunk] = []
@@ -36,7 +35,7 @@ final class BodyWriter: Sendable {
     /// `threads` writer threads; at most `chunks` chunks exist at once.
     init(threads: Int, chunks: Int) {
         lanes = (0..<max(threads, 1)).map { WorkerPool(name: "prefetchd.fetch.writer\($0)", width: 1) }
-        spare = Mutex(Spare(limit: max(chunks, 1)))
+        spare = Locked(Spare(limit: max(chunks, 1)))
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 internal import CCurl
 
 /// Downloads files over HTTP(S) with libcurl's multi interface on one dedicated network thread.
@@ -112,7 +111,7 @@ package final class FetchEngine: Sendable {
 
 /// Lets `fetch` cancel a request whose id the cancellation handler may see before or after submission.
 private final class PendingCancellation: Sendable {
-    private let state = Mutex<(id: FetchID?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(id: FetchID?, cancelled: Bool)>((nil, false))
 
     /// Records the id; true when cancellation already happened.
     func submitted(_ id: FetchID) -> Bool {

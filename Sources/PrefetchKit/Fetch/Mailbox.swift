@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What other threads ask of the network thread, in the order they asked.
 enum Command: Sendable {
@@ -20,7 +19,7 @@ final class Mailbox: Sendable {
         var lastID: UInt64 = 0
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private let deliveries = WorkerPool(name: "prefetchd.fetch.deliveries", width: 1)
     private let onEvent: (@Sendable (FetchEvent) -> Void)?
 

@@ -20,7 +20,7 @@ final class FileRemoval: Sendable {
     private let detaching: WorkerPool
     private let releasing: WorkerPool
     /// The descriptors gathered for the next group.
-    private let gathered = Mutex<[Int32]>([])
+    private let gathered = Locked<[Int32]>([])
     /// Descriptors handed to `releaseLater` and not closed yet: files unlinked but not freed.
     private let unfreed = Atomic<Int>(0)
     /// Descriptors a group of closes gathers before it is submitted (the last one may be smaller).
@@ -68,7 +68,7 @@ final class FileRemoval: Sendable {
     /// that keep the unlinked files' inodes, for `releaseLater`. Throws `work`'s error, else the first
     /// failure other than "not there" (closing every descriptor first).
     func detach(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) -> [Int32] {
-        let state = Mutex<(descriptors: [Int32], failure: CacheError?)>(([], nil))
+        let state = Locked<(descriptors: [Int32], failure: CacheError?)>(([], nil))
         for run in runs(of: paths.sorted()) {
             detaching.submit {
                 var descriptors: [Int32] = []

@@ -32,7 +32,7 @@ package final class JobRunner: Sendable {
     }
 
     private let options: Options
-    private let current = Mutex<Prefetcher?>(nil)
+    private let current = Locked<Prefetcher?>(nil)
     private let stopSignal = Atomic<Int32>(0)
 
     package init(options: Options) {

@@ -34,7 +34,7 @@ package final class Prefetcher: Sendable {
     /// ones it aborts count as skipped.
     let halted = Atomic<Bool>(false)
     /// The cache error that stopped the run, if one did.
-    let cacheFailure = Mutex<CacheError?>(nil)
+    let cacheFailure = Locked<CacheError?>(nil)
 
     package convenience init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
         try self.init(job: job, cache: cache, settings: settings, log: log) { configuration throws(FetchError) in

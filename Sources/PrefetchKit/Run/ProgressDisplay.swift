@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 internal import Glibc
@@ -43,7 +42,7 @@ package final class ProgressDisplay: Sendable {
     private let style: Style
     private let snapshot: @Sendable () -> Snapshot
     private let started = Date()
-    private let timer = Mutex<RepeatingTimer?>(nil)
+    private let timer = Locked<RepeatingTimer?>(nil)
 
     package init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
         self.style = style

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The scheduling state of one run, behind one lock: the counts, the keys in flight with the sets
 /// waiting on each, and the outcomes of settled keys (cost-bounded) for later occurrences.
@@ -33,11 +32,11 @@ final class RunBoard: Sendable {
         let generation: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// `settledCost` bounds the memory of settled keys: each costs its key's bytes plus a node.
     init(setNames: [String], failureLimit: Int, settledCost: Int = 2 << 20) {
-        state = Mutex(State(tally: RunTally(setNames: setNames, failureLimit: failureLimit),
+        state = Locked(State(tally: RunTally(setNames: setNames, failureLimit: failureLimit),
                             settled: RecencyCache(totalCostLimit: settledCost)))
     }
 

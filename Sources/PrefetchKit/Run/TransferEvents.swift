@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns the engine's events (by fetch id) into run events (by URL and set) for the log.
 /// The prefetcher registers each transfer as it submits it, before the engine can tell of it.
@@ -9,7 +8,7 @@ final class TransferEvents: Sendable {
         let set: String
     }
 
-    private let transfers = Mutex<[FetchID: Transfer]>([:])
+    private let transfers = Locked<[FetchID: Transfer]>([:])
     private let log: RunLog
 
     init(log: RunLog) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
 internal import Glibc
@@ -11,7 +10,7 @@ internal import Glibc
 /// there first clears it and then draws it again below, so log lines never run into the bar.
 package enum Console {
     /// The live line on standard error, while one is shown.
-    private static let liveLine = Mutex<String?>(nil)
+    private static let liveLine = Locked<String?>(nil)
     private static let clearLine = "\r\u{1B}[2K"
 
     package static func out(_ text: String) {

@@ -1,5 +1,4 @@
 internal import CSQLite
-import Synchronization
 
 /// Copies a bulk writer's WAL back into the index file on a thread and connection of its own, so the
 /// writer (a clean deleting hundreds of thousands of rows) does not stop for the bulk of it: without
@@ -27,9 +26,9 @@ final class IndexCheckpointer: Sendable {
         case none, passive, restart
     }
 
-    private let connection: Mutex<IndexDatabase>
+    private let connection: Locked<IndexDatabase>
     private let pool = WorkerPool(name: "prefetchd.checkpoint", width: 1)
-    private let progress = Mutex(Progress())
+    private let progress = Locked(Progress())
     private let pages: Int32
 
     /// Opens a connection of its own to the index at `path`; checkpoints each `pages` pages (4 KiB each).
@@ -37,7 +36,7 @@ final class IndexCheckpointer: Sendable {
         let database = try IndexDatabase(path: path)
         // A connection checkpoints only a WAL it has opened, which its first read does.
         _ = try database.text("SELECT count(*) FROM sqlite_master")
-        connection = Mutex(database)
+        connection = Locked(database)
         self.pages = pages
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The index's connection state: the database, its cached prepared statements, the open batch
-/// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s Mutex.
+/// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s lock.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
     static let schemaVersion = "8"

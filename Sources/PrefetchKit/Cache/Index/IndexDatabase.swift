@@ -2,7 +2,7 @@ internal import CSQLite
 import Foundation
 
 /// Owns one `sqlite3*` connection; closed when the last reference goes.
-/// Not Sendable: `CacheIndex` keeps it behind a Mutex.
+/// Not Sendable: `CacheIndex` keeps it behind its lock.
 final class IndexDatabase {
     let handle: OpaquePointer
     let path: String
