@@ -107,7 +107,8 @@ struct URLPatternParser {
         if let first = low.singleLetter, let last = high.singleLetter {
             guard first.properties.isLowercase == last.properties.isLowercase else { throw .mixedRange(body) }
             guard first.value <= last.value else { throw .reversedRange(body) }
-            return .letters(start: first.value, step: UInt32(step), count: Int(last.value - first.value) / step + 1)
+            // A step past the range yields the first letter only; clamped, it fits the scalar arithmetic.
+            return .letters(start: first.value, step: UInt32(clamping: step), count: Int(last.value - first.value) / step + 1)
         }
         let isKnownKind: (Substring) -> Bool = { $0.allSatisfy(\.isASCIIDigit) || $0.singleLetter != nil }
         throw isKnownKind(low) && isKnownKind(high) ? .mixedRange(body) : .badRange(body)

@@ -44,6 +44,13 @@ import Testing
         #expect(throws: URLPatternError.badListItem("a/b", reason: "is not a host name part")) { try URLPattern("https://{a/b,c}.example/") }
     }
 
+    /// A step longer than its range yields the first value only, whatever its size (found by fuzz-url-pattern).
+    @Test func stepsPastTheRangeYieldTheFirstValue() throws {
+        #expect(Array(try URLPattern("https://x.example/[a-z:4294967296]")) == ["https://x.example/a"])
+        #expect(Array(try URLPattern("https://x.example/[a-c:9942949672969]")) == ["https://x.example/a"])
+        #expect(Array(try URLPattern("https://x.example/[1-9:4294967296]")) == ["https://x.example/1"])
+    }
+
     @Test func exactlyTheLimitIsAccepted() throws {
         #expect(try URLPattern("https://x.example/[1-10000]/[1-10000]").count == 100_000_000)
     }
