@@ -102,7 +102,10 @@ struct URLPatternParser {
             guard let first = Int(low), let last = Int(high) else { throw .tooManyURLs(limit: URLPattern.maxExpansions) }
             guard first <= last else { throw .reversedRange(body) }
             let width = low.count > 1 && low.hasPrefix("0") ? low.count : 0
-            return .numbers(start: first, step: step, count: (last - first) / step + 1, width: width)
+            // [0-9223372036854775807] holds one value more than an Int counts.
+            let (count, overflow) = ((last - first) / step).addingReportingOverflow(1)
+            guard !overflow else { throw .tooManyURLs(limit: URLPattern.maxExpansions) }
+            return .numbers(start: first, step: step, count: count, width: width)
         }
         if let first = low.singleLetter, let last = high.singleLetter {
             guard first.properties.isLowercase == last.properties.isLowercase else { throw .mixedRange(body) }
