@@ -30,6 +30,14 @@ let package = Package(
         .executableTarget(name: "cache-filler", dependencies: ["PrefetchKit"], path: "Tests/CacheFiller"),
         // Times `path` lookups on a filled cache (the cache benchmark).
         .executableTarget(name: "cache-probe", dependencies: ["PrefetchKit"], path: "Tests/CacheProbe"),
+        // libFuzzer targets (fuzz/README.md): built with -D FUZZING by scripts/fuzz, and otherwise as
+        // replayers of saved inputs, which the regression test runs over fuzz/crashes/.
+        .target(name: "FuzzDriver", path: "fuzz/Driver"),
+        .target(name: "FuzzSupport", dependencies: ["FuzzDriver"], path: "fuzz/Support"),
+        .executableTarget(name: "fuzz-job-file", dependencies: ["PrefetchKit", "FuzzSupport"], path: "fuzz/job-file"),
+        .executableTarget(name: "fuzz-url-pattern", dependencies: ["PrefetchKit", "FuzzSupport"], path: "fuzz/url-pattern"),
+        .executableTarget(name: "fuzz-image", dependencies: ["PrefetchKit", "FuzzSupport"], path: "fuzz/image"),
+        .executableTarget(name: "fuzz-http-headers", dependencies: ["PrefetchKit", "FuzzSupport"], path: "fuzz/http-headers"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,8 @@ enum HostName {
         var name = Substring(host)
         while name.hasSuffix(".") { name = name.dropLast() }
         guard name.utf8.contains(where: { $0 >= 0x80 }) else { return name.lowercased() }
+        // libidn2 reads a C string, so it would map only the part before a NUL: two names as one.
+        guard !name.utf8.contains(0) else { return nil }
         var output: UnsafeMutablePointer<CChar>?
         let flags = Int32(IDN2_NFC_INPUT.rawValue | IDN2_NONTRANSITIONAL.rawValue)
         guard idn2_to_ascii_8z(String(name), &output, flags) == Int32(IDN2_OK.rawValue), let output else { return nil }

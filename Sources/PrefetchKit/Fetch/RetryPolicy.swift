@@ -79,11 +79,12 @@ package struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The wait a `Retry-After` value asks for: delta-seconds, or an HTTP-date minus `now` (zero when
-    /// past). Nil when the value is neither.
+    /// past). Nil when the value is neither. Delta-seconds past `Int.max` ask for `Int.max` seconds, so
+    /// the cap applies to them as to any long wait.
     package static func delay(retryAfter value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, trimmed.allSatisfy(\.isASCII), trimmed.allSatisfy(\.isNumber) {
-            return Int(trimmed).map { .seconds($0) }
+            return .seconds(Int(trimmed) ?? .max)
         }
         let date = curl_getdate(trimmed, nil)
         guard date != -1 else { return nil }

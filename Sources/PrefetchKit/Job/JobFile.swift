@@ -42,14 +42,32 @@ package enum JobFile {
     static func load(
         path: String, environment: [String: String], workingDirectory: String?, limits: YAMLLimits
     ) throws(JobFileError) -> Job {
+        let bytes: [UInt8]
+        do throws(YAMLProblem) {
+            bytes = try JobFileBytes(path: path).read(limit: limits.maxBytes)
+        } catch {
+            throw JobFileError(diagnostics: [diagnostic(error, in: path)])
+        }
+        return try load(bytes: bytes, path: path, environment: environment, workingDirectory: workingDirectory, limits: limits)
+    }
+
+    /// Parses and validates `bytes` as the job file `path` holds them; `load(path:...)` without the
+    /// read, for callers that have the bytes (the fuzz targets). `path` still names the file in
+    /// diagnostics, gives the job its default name, and is the folder URL files resolve against.
+    package static func load(
+        bytes: [UInt8], path: String, environment: [String: String], workingDirectory: String? = nil
+    ) throws(JobFileError) -> Job {
+        try load(bytes: bytes, path: path, environment: environment, workingDirectory: workingDirectory, limits: .standard)
+    }
+
+    static func load(
+        bytes: [UInt8], path: String, environment: [String: String], workingDirectory: String?, limits: YAMLLimits
+    ) throws(JobFileError) -> Job {
         let root: YAMLNode?
         do throws(YAMLProblem) {
-            let bytes = try JobFileBytes(path: path).read(limit: limits.maxBytes)
             root = try YAMLReader(bytes: bytes, limits: limits).readDocument()
         } catch {
-            throw JobFileError(diagnostics: [
-                JobDiagnostic(file: path, line: error.mark.line, column: error.mark.column, keyPath: "", message: error.message)
-            ])
+            throw JobFileError(diagnostics: [diagnostic(error, in: path)])
         }
         guard let root else {
             throw JobFileError(diagnostics: [
@@ -62,6 +80,10 @@ package enum JobFile {
             workingDirectory: workingDirectory ?? currentDirectory())
         guard let job else { throw JobFileError(diagnostics: decoder.diagnostics) }
         return job
+    }
+
+    private static func diagnostic(_ problem: YAMLProblem, in path: String) -> JobDiagnostic {
+        JobDiagnostic(file: path, line: problem.mark.line, column: problem.mark.column, keyPath: "", message: problem.message)
     }
 
     /// `jobs/catalog.yaml` -> `catalog`.

@@ -102,12 +102,16 @@ struct URLPatternParser {
             guard let first = Int(low), let last = Int(high) else { throw .tooManyURLs(limit: URLPattern.maxExpansions) }
             guard first <= last else { throw .reversedRange(body) }
             let width = low.count > 1 && low.hasPrefix("0") ? low.count : 0
-            return .numbers(start: first, step: step, count: (last - first) / step + 1, width: width)
+            // [0-9223372036854775807] holds one value more than an Int counts.
+            let (count, overflow) = ((last - first) / step).addingReportingOverflow(1)
+            guard !overflow else { throw .tooManyURLs(limit: URLPattern.maxExpansions) }
+            return .numbers(start: first, step: step, count: count, width: width)
         }
         if let first = low.singleLetter, let last = high.singleLetter {
             guard first.properties.isLowercase == last.properties.isLowercase else { throw .mixedRange(body) }
             guard first.value <= last.value else { throw .reversedRange(body) }
-            return .letters(start: first.value, step: UInt32(step), count: Int(last.value - first.value) / step + 1)
+            // A step past the range yields the first letter only; clamped, it fits the scalar arithmetic.
+            return .letters(start: first.value, step: UInt32(clamping: step), count: Int(last.value - first.value) / step + 1)
         }
         let isKnownKind: (Substring) -> Bool = { $0.allSatisfy(\.isASCIIDigit) || $0.singleLetter != nil }
         throw isKnownKind(low) && isKnownKind(high) ? .mixedRange(body) : .badRange(body)

@@ -59,6 +59,10 @@ import Testing
         }
         // A name libidn2 cannot map is judged by no rule, so it is refused.
         #expect(policy.refusal(host: "a\u{FFFD}b.test", address: "8.8.8.8")?.contains("not a host name") == true)
+        // Nor is a name with a NUL read only up to it (found by fuzz-http-headers): libidn2 would have
+        // mapped this one as cdn.example.com.
+        #expect(HostName.normalized("cdn.example.com\u{0}.bücher.evil") == nil)
+        #expect(policy.refusal(host: "cdn.example.com\u{0}.bücher.evil", address: "8.8.8.8")?.contains("not a host name") == true)
     }
 
     /// The pattern as written or in another spelling of the same name (a trailing dot, capitals).

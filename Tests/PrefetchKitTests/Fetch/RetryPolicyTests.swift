@@ -73,6 +73,8 @@ import Testing
         let error = FetchError.http(status: 429)
         #expect(policy.decision(after: error, attempt: 1, retryAfter: "7", now: Date(), randomUnit: 0.9) == .retry(after: .seconds(7)))
         #expect(policy.decision(after: error, attempt: 1, retryAfter: "3600", now: Date(), randomUnit: 0) == .retry(after: .seconds(30)))
+        // Longer than Int.max seconds (found by fuzz-http-headers): still capped, not read as no header.
+        #expect(policy.decision(after: error, attempt: 1, retryAfter: "9223372036854775808", now: Date(), randomUnit: 0) == .retry(after: .seconds(30)))
     }
 
     @Test func retryAfterAcceptsAnHTTPDate() {

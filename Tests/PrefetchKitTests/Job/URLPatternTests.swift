@@ -39,9 +39,18 @@ import Testing
         #expect(throws: URLPatternError.badRange("1-")) { try URLPattern("https://x.example/[1-]") }
         #expect(throws: URLPatternError.badRange("1-5:0")) { try URLPattern("https://x.example/[1-5:0]") }
         #expect(throws: URLPatternError.tooManyURLs(limit: 100_000_000)) { try URLPattern("https://x.example/[0-100000000]") }
+        // One more value than an Int counts (found by fuzz-url-pattern).
+        #expect(throws: URLPatternError.tooManyURLs(limit: 100_000_000)) { try URLPattern("https://x.example/[0-9223372036854775807]") }
         #expect(throws: URLPatternError.notHTTP) { try URLPattern("{http,ftp}://x.example/a") }
         #expect(throws: URLPatternError.badListItem("a b", reason: "contains a space")) { try URLPattern("https://x.example/{a b,c}") }
         #expect(throws: URLPatternError.badListItem("a/b", reason: "is not a host name part")) { try URLPattern("https://{a/b,c}.example/") }
+    }
+
+    /// A step longer than its range yields the first value only, whatever its size (found by fuzz-url-pattern).
+    @Test func stepsPastTheRangeYieldTheFirstValue() throws {
+        #expect(Array(try URLPattern("https://x.example/[a-z:4294967296]")) == ["https://x.example/a"])
+        #expect(Array(try URLPattern("https://x.example/[a-c:9942949672969]")) == ["https://x.example/a"])
+        #expect(Array(try URLPattern("https://x.example/[1-9:4294967296]")) == ["https://x.example/1"])
     }
 
     @Test func exactlyTheLimitIsAccepted() throws {
