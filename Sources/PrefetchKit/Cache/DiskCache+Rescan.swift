@@ -21,11 +21,16 @@ extension DiskCache {
     }
 
     /// Adds a row for every final file the index does not know.
-    func rescan() throws(CacheError) {
+    /// Adds a row for every final file the index does not know; returns how many it added.
+    @discardableResult
+    func rescan() throws(CacheError) -> Int {
+        var added = 0
         for relativePath in try finalFiles() where try index.entry(relativePath: relativePath) == nil {
             try index.insertIfMissing(try entryForFile(relativePath))
+            added += 1
         }
         try index.flush()
+        return added
     }
 
     /// What can be known of a file without its URL: size, checksum, format by magic bytes, times from mtime.

@@ -50,10 +50,12 @@ package final class DiskCache: Sendable {
         }
         let cache = DiskCache(root: root, layout: layout, durable: durable, index: index,
                               rebuiltIndex: opening.rebuilt && !isNew)
-        if opening.rebuilt {
-            try cache.rescan()
+        let rescanned = opening.rebuilt ? try cache.rescan() : 0
+        // Said when something was lost: a damaged index, or files an index had known. (A cache whose
+        // index another process has not made yet, as two runs start on a new cache, lost nothing.)
+        if cache.rebuiltIndex && (opening.setAside != nil || rescanned > 0) {
+            tellRebuilt(root, setAside: opening.setAside)
         }
-        if cache.rebuiltIndex { tellRebuilt(root, setAside: opening.setAside) }
         try index.flush()
         // After the index, so that a disk with little room holds the index before the reserve.
         if isNew { cache.keepCleanReserve() }  // a cache made on a full disk has none until a clean

@@ -101,7 +101,7 @@ package final class CacheIndex: Sendable {
         let database = try IndexDatabase(path: path)
         // No quick_check here: it reads the whole file (tens of seconds cold at a million rows). A file
         // that is not a database fails the schema read below; deeper damage is fsck's to find.
-        _ = try database.text("PRAGMA journal_mode=WAL")
+        try switchToWAL(database)
         try database.execute("PRAGMA synchronous=NORMAL")
         // Statement journals in memory: a statement that fires a trigger (an entry update) or changes
         // many rows makes SQLite keep one, by default in a temp file (/var/tmp/etilqs_*), written to
@@ -127,6 +127,21 @@ package final class CacheIndex: Sendable {
         try database.execute(
             "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '\(IndexConnection.schemaVersion)')")
         return (database, !hasMeta)
+    }
+
+    /// Puts the index in WAL mode. SQLite answers a busy lock at once, without the busy handler, while
+    /// another process is making the same new index (two runs started together on a new cache): it is
+    /// asked again for up to the busy timeout.
+    private static func switchToWAL(_ database: IndexDatabase) throws(CacheError) {
+        let deadline = ContinuousClock.now + IndexDatabase.busyTimeout
+        while true {
+            do throws(CacheError) {
+                _ = try database.text("PRAGMA journal_mode=WAL")
+                return
+            } catch where error.isBusy && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     /// Corruption, not a database, or another schema: the index is rebuilt. A busy lock, a full disk or
