@@ -16,11 +16,20 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
-        // The only hand-written C: typed curl_easy_setopt wrappers and setjmp-guarded png/jpeg calls.
+        // Image decoders beyond PNG and JPEG.
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // No pkgConfig for these two: their .pc files add -D flags SwiftPM refuses; headers and
+        // libraries are in the default paths.
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls and
+        // the capture of what libjxl and dav1d print on stderr.
         .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG"]),
         .target(
             name: "PrefetchKit",
-            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims"]
+            dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims",
+                           "CGIF", "CWebP", "CAVIF", "CJXL"]
         ),
         .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),

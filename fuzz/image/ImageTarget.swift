@@ -36,7 +36,7 @@ enum ImageTarget {
             fuzzCheck(other == inMemory, "header check: \(inMemory) in memory, \(other) from \(name)")
         }
         if case .success(let info?) = inMemory {
-            fuzzCheck(info.width > 0 && info.height > 0 && info.pixels <= ImageValidator.defaultMaxPixels,
+            fuzzCheck(info.width > 0 && info.height > 0 && info.pixels <= ImageLimits.defaultMaxPixels,
                       "header check passed \(info)")
         }
         guard case .success(let headerInfo?) = inMemory, headerInfo.format == .png || headerInfo.format == .jpeg else {

@@ -51,6 +51,12 @@ final class FileImageBytes: ImageBytes {
         close(descriptor)
     }
 
+    /// The whole file mapped read-only and private, or nil with errno set; the caller unmaps it.
+    func map() -> UnsafeMutableRawPointer? {
+        let mapped = mmap(nil, Int(count), PROT_READ, MAP_PRIVATE, descriptor, 0)
+        return mapped == MAP_FAILED ? nil : mapped
+    }
+
     func read(at offset: Int64, length: Int) throws(ImageError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: length)
         var filled = 0

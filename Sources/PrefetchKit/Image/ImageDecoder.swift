@@ -1,12 +1,24 @@
 internal import CShims
 
-/// Full decodes through the setjmp-guarded C shims: libpng for PNG, libjpeg-turbo for JPEG.
-/// Both read the file themselves (the downloader's main path) or a buffer, into one reused row.
+/// Full decodes. PNG and JPEG go through the setjmp-guarded C shims (libpng, libjpeg-turbo), which
+/// read the file themselves or a buffer, into one reused row; the other formats' decoders take the
+/// body mapped in memory.
 enum ImageDecoder {
     /// Where the bytes are.
     enum Input {
         case file(String)
         case memory([UInt8])
+    }
+
+    static func decode(_ format: ImageFormat, _ input: Input, limits: ImageLimits) throws(ImageError) -> ImageInfo {
+        switch format {
+        case .png: try png(input, maxPixels: limits.maxPixels)
+        case .jpeg: try jpeg(input, maxPixels: limits.maxPixels, maxScans: limits.maxScans)
+        case .gif: try input.withContents { bytes throws(ImageError) in try GIFDecoder.decode(bytes, limits: limits) }
+        case .webp: try input.withContents { bytes throws(ImageError) in try WebPDecoder.decode(bytes, limits: limits) }
+        case .avif: try input.withContents { bytes throws(ImageError) in try AVIFDecoder.decode(bytes, limits: limits) }
+        case .jxl: try input.withContents { bytes throws(ImageError) in try JXLDecoder.decode(bytes, limits: limits) }
+        }
     }
 
     private static let messageSize = 256

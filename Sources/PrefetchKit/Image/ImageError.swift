@@ -7,7 +7,7 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int64, limit: Int64)
     /// The magic bytes name no image format at all (HTML, text, random bytes).
     case notImage
-    /// The magic bytes name an image format prefetchd does not handle (BMP, TIFF, AVIF, ...), or a
+    /// The magic bytes name an image format prefetchd does not handle (BMP, TIFF, HEIF, ...), or a
     /// variant of a handled one that the decoder cannot read (12-bit or lossless JPEG).
     case unsupported(kind: String, detail: String?)
     /// A handled format that the job's `formats` list leaves out.
@@ -22,6 +22,9 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyPixels(ImageFormat, width: Int, height: Int, limit: Int)
     /// A JPEG has more scans than the scan limit (a CPU bomb).
     case tooManyScans(limit: Int)
+    /// An animation has more frames, or more frames x canvas pixels, than `max_frames` or
+    /// `max_frame_pixels` allow.
+    case tooManyFrames(ImageFormat, detail: String)
     /// The file to validate could not be opened or read.
     case unreadable(path: String, detail: String)
     /// The decoder itself failed for a reason that says nothing about the data (out of memory).
@@ -49,6 +52,7 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .zeroPixels: "zero_pixels"
         case .tooManyPixels: "too_many_pixels"
         case .tooManyScans: "too_many_scans"
+        case .tooManyFrames: "too_many_frames"
         case .unreadable: "unreadable"
         case .decoderFailed: "decoder_failed"
         }
@@ -78,22 +82,12 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(format.displayName) image is \(width)x\(height) pixels, over the limit of \(limit) pixels"
         case .tooManyScans(let limit):
             "JPEG has more than \(limit) scans"
+        case .tooManyFrames(let format, let detail):
+            "\(format.displayName) animation is too long: \(detail)"
         case .unreadable(let path, let detail):
             "cannot read \(path): \(detail)"
         case .decoderFailed(let format, let detail):
             "the \(format.displayName) decoder failed: \(detail)"
-        }
-    }
-}
-
-extension ImageFormat {
-    /// The name people write: JPEG, PNG, GIF, WebP.
-    var displayName: String {
-        switch self {
-        case .jpeg: "JPEG"
-        case .png: "PNG"
-        case .gif: "GIF"
-        case .webp: "WebP"
         }
     }
 }

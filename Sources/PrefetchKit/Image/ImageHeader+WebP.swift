@@ -1,8 +1,9 @@
 extension ImageHeader {
     /// RIFF header, then the first chunk: VP8 (lossy key frame), VP8L (lossless) or VP8X (extended canvas).
     static func webp(_ bytes: some ImageBytes) throws(ImageError) -> ImageInfo {
-        let head = try exactly(30, at: 0, of: bytes, .webp, reading: "first chunk header")
-        let chunk = String(decoding: head[12..<16], as: UTF8.self)
+        let chunk = String(decoding: try exactly(16, at: 0, of: bytes, .webp, reading: "first chunk header")[12..<16], as: UTF8.self)
+        // The shortest lossless file is 26 bytes: RIFF header, chunk header, signature and size bits.
+        let head = try exactly(chunk == "VP8L" ? 25 : 30, at: 0, of: bytes, .webp, reading: "first chunk header")
         switch chunk {
         case "VP8 ":
             guard head[20] & 0x01 == 0 else {

@@ -1,6 +1,8 @@
 /// Reads an image's dimensions from its header without decoding: PNG IHDR, the JPEG frame header
-/// (SOFn) found by walking the marker segments, the GIF logical screen, the WebP VP8/VP8L/VP8X chunk.
-/// Reports what the header declares; the limits are the validator's business.
+/// (SOFn) found by walking the marker segments, the GIF logical screen, the WebP VP8/VP8L/VP8X chunk;
+/// the AVIF and JPEG XL containers through their libraries' parsers (libavif's box parse, libjxl's
+/// basic info), which decode no pixels. Reports what the header declares; the limits are the
+/// validator's business.
 enum ImageHeader {
     static func read(_ format: ImageFormat, from bytes: some ImageBytes) throws(ImageError) -> ImageInfo {
         switch format {
@@ -8,7 +10,17 @@ enum ImageHeader {
         case .jpeg: try jpeg(bytes)
         case .gif: try gif(bytes)
         case .webp: try webp(bytes)
+        case .avif: try whole(bytes) { raw throws(ImageError) in try AVIFDecoder.header(raw) }
+        case .jxl: try whole(bytes) { raw throws(ImageError) in try JXLDecoder.header(raw) }
         }
+    }
+
+    /// The parsers of the container formats take the body whole.
+    private static func whole(
+        _ bytes: some ImageBytes, _ parse: (UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo
+    ) throws(ImageError) -> ImageInfo {
+        let all = try bytes.read(at: 0, length: Int(bytes.count))
+        return try all.withImageBytes(parse)
     }
 
     /// Exactly `length` bytes at `offset`, or `truncated` naming what was being read.
@@ -41,7 +53,7 @@ enum ImageHeader {
     }
 
     private static func gif(_ bytes: some ImageBytes) throws(ImageError) -> ImageInfo {
-        let head = try exactly(10, at: 0, of: bytes, .gif, reading: "logical screen descriptor")
+        let head = try exactly(13, at: 0, of: bytes, .gif, reading: "logical screen descriptor")
         return ImageInfo(format: .gif, width: head.littleEndian(at: 6, size: 2), height: head.littleEndian(at: 8, size: 2))
     }
 }

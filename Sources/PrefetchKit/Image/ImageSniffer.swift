@@ -12,7 +12,7 @@ package enum SniffResult: Sendable, Equatable {
 /// consulted, since servers lie about both.
 package enum ImageSniffer {
     /// How many leading bytes `sniff` looks at; pass at least this many when the body is longer.
-    package static let prefixLength = 32
+    package static let prefixLength = 64
 
     package static func sniff(_ prefix: some Collection<UInt8>) -> SniffResult {
         let bytes = Array(prefix.prefix(prefixLength))
@@ -40,6 +40,12 @@ package enum ImageSniffer {
         if bytes.count >= 12, bytes.starts(with: ascii("RIFF")), Array(bytes[8..<12]) == ascii("WEBP") {
             return .webp
         }
+        if bytes.starts(with: [0xFF, 0x0A]) || bytes.starts(with: jxlContainer) {
+            return .jxl
+        }
+        if ftypBrands(bytes).contains(where: { $0 == "avif" || $0 == "avis" }) {
+            return .avif
+        }
         return nil
     }
 
@@ -59,8 +65,8 @@ package enum ImageSniffer {
            bytes[4] | bytes[5] != 0, bytes[9] == 0 {
             return "ICO"
         }
-        if bytes.count >= 12, Array(bytes[4..<8]) == ascii("ftyp") {
-            return isobmffKinds[String(decoding: bytes[8..<12], as: UTF8.self)]
+        if let major = ftypBrands(bytes).first {
+            return isobmffKinds[major]
         }
         let text = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if text.starts(with: ascii("<svg")) {
@@ -74,8 +80,6 @@ package enum ImageSniffer {
         ("TIFF", [0x4D, 0x4D, 0x00, 0x2A]),
         ("BigTIFF", [0x49, 0x49, 0x2B, 0x00]),
         ("BigTIFF", [0x4D, 0x4D, 0x00, 0x2B]),
-        ("JPEG XL", [0xFF, 0x0A]),
-        ("JPEG XL", [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
         ("JPEG 2000", [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]),
         ("JPEG 2000", [0xFF, 0x4F, 0xFF, 0x51]),
         ("JNG", [0x8B, 0x4A, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
@@ -86,12 +90,23 @@ package enum ImageSniffer {
         ("DDS", ascii("DDS ")),
     ]
 
+    /// The JPEG XL container's signature box.
+    private static let jxlContainer: [UInt8] = [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+
+    /// An ISO base media file's `ftyp` brands, major first, then the compatible ones that fit in
+    /// `bytes`: an AVIF is known by `avif` or `avis` among them (a HEIF may name `mif1` first).
+    private static func ftypBrands(_ bytes: [UInt8]) -> [String] {
+        guard bytes.count >= 12, Array(bytes[4..<8]) == ascii("ftyp") else { return [] }
+        let size = min(bytes.count, bytes.bigEndian(at: 0, size: 4))
+        let brandOffsets = [8] + Array(stride(from: 16, to: size - 3, by: 4))
+        return brandOffsets.map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
+    }
+
     /// ISO base media brands that mean a still image.
     private static let isobmffKinds: [String: String] = [
-        "avif": "AVIF", "avis": "AVIF",
         "heic": "HEIF", "heix": "HEIF", "hevc": "HEIF", "hevx": "HEIF",
         "heim": "HEIF", "heis": "HEIF", "mif1": "HEIF", "msf1": "HEIF",
-        "jxl ": "JPEG XL", "crx ": "CR3",
+        "crx ": "CR3",
     ]
 
     private static func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -5,38 +5,32 @@
 ///   format in `formats`. Dimensions are not read and are reported as 0x0.
 /// - `header`: sniff, then the dimensions from the header; zero width or height is `zero_pixels`,
 ///   more than `maxPixels` is `too_many_pixels`.
-/// - `decode`: header, then a full strict decode of PNG (libpng) and JPEG (libjpeg-turbo). GIF and
-///   WebP have no decoder here: for them `decode` checks exactly what `header` checks.
+/// - `decode`: header, then a full strict decode of every frame: PNG (libpng), JPEG (libjpeg-turbo),
+///   GIF (giflib), WebP (libwebp), AVIF (libavif with dav1d), JPEG XL (libjxl). Animations are held
+///   to `maxFrames` and `maxFramePixels` before their frames are decoded.
 ///
 /// A recognised format that `formats` leaves out is refused as `format_not_allowed`, apart from
 /// `unsupported`, which means prefetchd cannot handle the format at all.
 package struct ImageValidator: Sendable {
-    /// Pillow's decompression-bomb threshold.
-    package static let defaultMaxPixels = 89_478_485
-    /// As libjpeg-turbo's `-maxscans` advice for untrusted progressive JPEGs.
-    package static let defaultMaxScans = 100
-
     package var level: ValidationLevel
     package var formats: Set<ImageFormat>
-    /// 0 means no pixel limit.
-    package var maxPixels: Int
+    package var limits: ImageLimits
     /// 0 means no byte limit.
     package var maxBytes: Int64
-    /// 0 means no limit on JPEG scans.
-    package var maxScans: Int
 
     package init(
         level: ValidationLevel = .decode,
         formats: Set<ImageFormat> = Set(ImageFormat.allCases),
-        maxPixels: Int = ImageValidator.defaultMaxPixels,
+        maxPixels: Int = ImageLimits.defaultMaxPixels,
         maxBytes: Int64 = 0,
-        maxScans: Int = ImageValidator.defaultMaxScans
+        maxScans: Int = ImageLimits.defaultMaxScans,
+        maxFrames: Int = ImageLimits.defaultMaxFrames,
+        maxFramePixels: Int = ImageLimits.defaultMaxFramePixels
     ) {
         self.level = level
         self.formats = formats
-        self.maxPixels = maxPixels
+        self.limits = ImageLimits(maxPixels: maxPixels, maxScans: maxScans, maxFrames: maxFrames, maxFramePixels: maxFramePixels)
         self.maxBytes = maxBytes
-        self.maxScans = maxScans
     }
 
     /// Validates a stored file without loading it whole; the decoders read it themselves.
@@ -77,21 +71,12 @@ package struct ImageValidator: Sendable {
         guard level != .sniff else { return ImageInfo(format: format, width: 0, height: 0) }
 
         let info = try ImageHeader.read(format, from: bytes)
-        guard info.width > 0, info.height > 0 else {
-            throw .zeroPixels(format, width: info.width, height: info.height)
-        }
-        guard maxPixels <= 0 || info.pixels <= maxPixels else {
-            throw .tooManyPixels(format, width: info.width, height: info.height, limit: maxPixels)
-        }
+        try limits.checkCanvas(format, width: info.width, height: info.height)
         return info
     }
 
     private func decode(_ info: ImageInfo, _ input: ImageDecoder.Input) throws(ImageError) -> ImageInfo {
         guard level == .decode else { return info }
-        switch info.format {
-        case .png: return try ImageDecoder.png(input, maxPixels: maxPixels)
-        case .jpeg: return try ImageDecoder.jpeg(input, maxPixels: maxPixels, maxScans: maxScans)
-        case .gif, .webp: return info
-        }
+        return try ImageDecoder.decode(info.format, input, limits: limits)
     }
 }

@@ -1,0 +1,87 @@
+internal import CAVIF
+
+/// AVIF through libavif (AV1 by dav1d, the first decoder Debian's libavif links): the container
+/// parsed with libavif's strict defaults, the limits checked from what the parse declares (the
+/// primary item's `ispe`, or the sequence's track and sample count), then every frame decoded.
+enum AVIFDecoder {
+    /// The container only: dimensions and frame count, no AV1 data decoded.
+    static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo {
+        try AVIFContainer.normalized(bytes) { bytes throws(ImageError) in
+            try withDecoder(bytes) { decoder throws(ImageError) in info(decoder) }
+        }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws(ImageError) -> ImageInfo {
+        try AVIFContainer.normalized(bytes) { bytes throws(ImageError) in
+            try withDecoder(bytes) { decoder throws(ImageError) in
+                let info = info(decoder)
+                try limits.checkCanvas(.avif, width: info.width, height: info.height)
+                try limits.checkFrames(.avif, frames: info.frames, canvasPixels: info.pixels)
+                for frame in 1...info.frames {
+                    let (result, trace) = LibraryTrace.capturing { avifDecoderNextImage(decoder) }
+                    guard result == AVIF_RESULT_OK else {
+                        throw failure(result, decoder, trace: trace, during: "frame \(frame) of \(info.frames)")
+                    }
+                }
+                return info
+            }
+        }
+    }
+
+    private static func info(_ decoder: UnsafeMutablePointer<avifDecoder>) -> ImageInfo {
+        let image = decoder.pointee.image.pointee
+        return ImageInfo(format: .avif, width: Int(image.width), height: Int(image.height),
+                         frames: Int(max(1, decoder.pointee.imageCount)))
+    }
+
+    /// A decoder parsed over `bytes`, single-threaded, with libavif's own size limit lifted to its
+    /// largest (the validator's limits decide); destroyed after `body`.
+    private static func withDecoder<R>(
+        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeMutablePointer<avifDecoder>) throws(ImageError) -> R
+    ) throws(ImageError) -> R {
+        guard let decoder = avifDecoderCreate() else {
+            throw .decoderFailed(.avif, detail: "libavif could not allocate a decoder")
+        }
+        defer { avifDecoderDestroy(decoder) }
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageCountLimit = 0
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard avifDecoderSetIOMemory(decoder, base, bytes.count) == AVIF_RESULT_OK else {
+            throw .decoderFailed(.avif, detail: "libavif refused the input buffer")
+        }
+        let (result, trace) = LibraryTrace.capturing { avifDecoderParse(decoder) }
+        guard result == AVIF_RESULT_OK else { throw failure(result, decoder, trace: trace, during: "the container") }
+        return try body(decoder)
+    }
+
+    private static func failure(
+        _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, trace: String, during what: String
+    ) -> ImageError {
+        let diagnostic = withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let words = [String(cString: avifResultToString(result)), diagnostic, trace].filter { !$0.isEmpty }
+        let detail = "\(what): " + words.joined(separator: ": ")
+        switch result {
+        case AVIF_RESULT_TRUNCATED_DATA:
+            return .truncated(.avif, detail: detail)
+        case AVIF_RESULT_NOT_IMPLEMENTED:
+            return .unsupported(kind: "AVIF", detail: detail)
+        case AVIF_RESULT_OUT_OF_MEMORY, AVIF_RESULT_NO_CODEC_AVAILABLE, AVIF_RESULT_UNKNOWN_ERROR:
+            return .decoderFailed(.avif, detail: detail)
+        default:
+            if let size = declaredTooLarge(diagnostic) {
+                return .tooManyPixels(.avif, width: size.width, height: size.height, limit: Int(decoder.pointee.imageSizeLimit))
+            }
+            return .corrupt(.avif, detail: detail)
+        }
+    }
+
+    /// libavif refuses an `ispe` past its own limit while parsing: "... dimensions are too large [WxH]".
+    private static func declaredTooLarge(_ diagnostic: String) -> (width: Int, height: Int)? {
+        guard diagnostic.contains("dimensions are too large"), let open = diagnostic.lastIndex(of: "["),
+              let close = diagnostic.lastIndex(of: "]"), open < close else { return nil }
+        let sides = diagnostic[diagnostic.index(after: open)..<close].split(separator: "x").compactMap { Int($0) }
+        return sides.count == 2 ? (sides[0], sides[1]) : nil
+    }
+}
