@@ -26,6 +26,7 @@ typedef struct {
     png_bytep row;
     char *message;
     size_t message_size;
+    uint32_t warnings;
 } pf_png_job;
 
 static void pf_png_fail(pf_png_job *job, pf_png_status status, const char *text) {
@@ -40,9 +41,29 @@ static void pf_png_on_error(png_structp png, png_const_charp text) {
     pf_png_fail(png_get_error_ptr(png), PF_PNG_CORRUPT, text);
 }
 
-/* Strict policy: a warning (bad ancillary chunk, duplicate iCCP, ...) rejects the image. */
+/* The benign kind of a warning, or 0. libpng words an ancillary chunk's CRC mismatch (which, with
+   PNG_CRC_WARN_DISCARD, drops that chunk only) "xxxx: CRC error", the chunk name first. */
+static uint32_t pf_png_benign_kind(png_const_charp text) {
+    if (strstr(text, "tRNS chunk has out-of-range samples") != NULL) {
+        return PF_PNG_WARNING_TRNS_OUT_OF_RANGE;
+    }
+    size_t length = strlen(text);
+    const char *crc = ": CRC error";
+    if (length == 4 + strlen(crc) && strcmp(text + 4, crc) == 0 && text[0] >= 'a' && text[0] <= 'z') {
+        return PF_PNG_WARNING_ANCILLARY_CRC;
+    }
+    return 0;
+}
+
+/* Judged as browsers do: a benign warning is counted and the decode goes on; any other warning
+   (duplicate iCCP, bad keyword, ...) rejects the image. */
 static void pf_png_on_warning(png_structp png, png_const_charp text) {
-    pf_png_fail(png_get_error_ptr(png), PF_PNG_CORRUPT, text);
+    pf_png_job *job = png_get_error_ptr(png);
+    uint32_t kind = pf_png_benign_kind(text);
+    if (kind == 0) {
+        pf_png_fail(job, PF_PNG_CORRUPT, text);
+    }
+    job->warnings |= kind;
 }
 
 static void pf_png_ignore_warning(png_structp png, png_const_charp text) {
@@ -103,7 +124,7 @@ static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_
     png_set_chunk_malloc_max(png, PF_PNG_CHUNK_MALLOC_MAX);
     png_set_chunk_cache_max(png, PF_PNG_CHUNK_CACHE_MAX);
     png_set_benign_errors(png, 0);
-    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_WARN_DISCARD);
     png_set_check_for_invalid_index(png, 1);
     /* Many web PNGs carry a well-known but slightly wrong sRGB profile; that is not damage. */
     png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
@@ -144,7 +165,8 @@ static pf_png_status pf_png_decode(pf_png_job *job, uint64_t max_pixels, uint32_
     return PF_PNG_OK;
 }
 
-static pf_png_status pf_png_run(pf_png_job *job, uint64_t max_pixels, uint32_t *width, uint32_t *height) {
+static pf_png_status pf_png_run(pf_png_job *job, uint64_t max_pixels, uint32_t *width, uint32_t *height,
+                                uint32_t *warnings) {
     *width = 0;
     *height = 0;
     if (job->message_size > 0) {
@@ -164,13 +186,14 @@ static pf_png_status pf_png_run(pf_png_job *job, uint64_t max_pixels, uint32_t *
         png_set_read_fn(job->png, job, pf_png_read_memory);
     }
     pf_png_status status = pf_png_decode(job, max_pixels, width, height);
+    *warnings = job->warnings;
     free(job->row);
     png_destroy_read_struct(&job->png, job->info != NULL ? &job->info : NULL, NULL);
     return status;
 }
 
 pf_png_status pf_png_check_file(const char *path, uint64_t max_pixels,
-                                uint32_t *width, uint32_t *height,
+                                uint32_t *width, uint32_t *height, uint32_t *warnings,
                                 char *message, size_t message_size) {
     pf_png_job job = {.message = message, .message_size = message_size};
     job.file = fopen(path, "rb");
@@ -178,16 +201,17 @@ pf_png_status pf_png_check_file(const char *path, uint64_t max_pixels,
         snprintf(message, message_size, "%s", strerror(errno));
         *width = 0;
         *height = 0;
+        *warnings = 0;
         return PF_PNG_UNREADABLE;
     }
-    pf_png_status status = pf_png_run(&job, max_pixels, width, height);
+    pf_png_status status = pf_png_run(&job, max_pixels, width, height, warnings);
     fclose(job.file);
     return status;
 }
 
 pf_png_status pf_png_check_memory(const uint8_t *data, size_t size, uint64_t max_pixels,
-                                  uint32_t *width, uint32_t *height,
+                                  uint32_t *width, uint32_t *height, uint32_t *warnings,
                                   char *message, size_t message_size) {
     pf_png_job job = {.data = data, .size = size, .message = message, .message_size = message_size};
-    return pf_png_run(&job, max_pixels, width, height);
+    return pf_png_run(&job, max_pixels, width, height, warnings);
 }

@@ -25,6 +25,7 @@ Routes:
   /ordered/<name>               a PNG, noting <name>; /order returns the names in the order served
   /image/<name>                 a PNG <width> pixels wide (1 until /set-width/<name>/<width>), with an
                                 ETag naming the width; 304 when If-None-Match matches it
+  /corpus/<path>                a file of the vendored corpora (Tests/Fixtures/corpus/<path>), as it is
   /slow/<ms>[/<group>]          a PNG after <ms> milliseconds; /max-inflight[/<group>] returns the most
                                 /slow requests of that group (none given: the unnamed one) ever
                                 served at once
@@ -254,6 +255,19 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             names = list(served_order)
         self.send_body(200, "".join(name + "\n" for name in names).encode())
+
+    def route_corpus(self, *parts):
+        if not parts or any(part in ("", ".", "..") for part in parts):
+            self.send_body(404, b"no such file\n")
+            return
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", *parts)
+        try:
+            with open(path, "rb") as file:
+                body = file.read()
+        except OSError:
+            self.send_body(404, b"no such file\n")
+            return
+        self.send_body(200, body, "application/octet-stream")
 
     def route_image(self, name):
         with lock:

@@ -28,6 +28,8 @@ package struct CacheEntry: Sendable, Equatable {
     package var accessedAt: Date
     /// Last time the origin confirmed it (200 or 304).
     package var validatedAt: Date?
+    /// Frames of the image, when a check counted them (a still has 1); nil when unknown.
+    package var frames: Int? = nil
 
     /// The date `clock` measures this entry's age from.
     package func date(by clock: ExpiryClock) -> Date {
@@ -58,13 +60,14 @@ extension CacheEntry {
         modifiedAt = row.date(12) ?? .distantPast
         accessedAt = row.date(13) ?? .distantPast
         validatedAt = row.date(14)
+        frames = row.int(15)
     }
 
     /// The bound values for an insert, in `IndexSchema.entryColumns` order.
     var values: [IndexValue] {
         [.text(url), .text(key), .text(setName), .text(relativePath), .integer(size), .text(format?.rawValue),
          .int(width), .int(height), .text(etag), .text(lastModified), .text(checksum), .date(fetchedAt),
-         .date(modifiedAt), .date(accessedAt), .date(validatedAt)]
+         .date(modifiedAt), .date(accessedAt), .date(validatedAt), .int(frames)]
     }
 }
 
@@ -82,6 +85,8 @@ package struct NewEntry: Sendable, Equatable {
     package var height: Int?
     package var etag: String?
     package var lastModified: String?
+    /// Frames the validator counted; nil when no check counted them.
+    package var frames: Int?
 
     package init(
         url: String, key: String, setName: String? = nil, format: ImageFormat? = nil, width: Int? = nil,

@@ -26,26 +26,34 @@ enum ImageDecoder {
     static func png(_ input: Input, maxPixels: Int) throws(ImageError) -> ImageInfo {
         var width: UInt32 = 0
         var height: UInt32 = 0
+        var warnings: UInt32 = 0
         var message = [CChar](repeating: 0, count: messageSize)
         let limit = UInt64(max(0, maxPixels))
         let status = switch input {
         case .file(let path):
-            pf_png_check_file(path, limit, &width, &height, &message, messageSize)
+            pf_png_check_file(path, limit, &width, &height, &warnings, &message, messageSize)
         case .memory(let bytes):
             bytes.withUnsafeBufferPointer { buffer in
-                pf_png_check_memory(buffer.baseAddress, buffer.count, limit, &width, &height, &message, messageSize)
+                pf_png_check_memory(buffer.baseAddress, buffer.count, limit, &width, &height, &warnings, &message, messageSize)
             }
         }
         let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let (w, h) = (Int(width), Int(height))
         switch status {
-        case PF_PNG_OK: return ImageInfo(format: .png, width: w, height: h)
+        case PF_PNG_OK: return ImageInfo(format: .png, width: w, height: h, warnings: pngWarnings(warnings))
         case PF_PNG_TRUNCATED: throw .truncated(.png, detail: detail)
         case PF_PNG_TOO_MANY_PIXELS: throw .tooManyPixels(.png, width: w, height: h, limit: maxPixels)
         case PF_PNG_UNREADABLE: throw .unreadable(path: input.path, detail: detail)
         case PF_PNG_FAILED: throw .decoderFailed(.png, detail: detail)
         default: throw .corrupt(.png, detail: detail)
         }
+    }
+
+    /// The benign kinds the shim counted, by their report names.
+    private static func pngWarnings(_ bits: UInt32) -> [String] {
+        [(UInt32(PF_PNG_WARNING_TRNS_OUT_OF_RANGE), "png_trns_out_of_range"),
+         (UInt32(PF_PNG_WARNING_ANCILLARY_CRC), "png_ancillary_crc")]
+            .filter { bits & $0.0 != 0 }.map(\.1)
     }
 
     static func jpeg(_ input: Input, maxPixels: Int, maxScans: Int) throws(ImageError) -> ImageInfo {

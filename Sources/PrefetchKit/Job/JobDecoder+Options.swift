@@ -2,8 +2,8 @@ extension JobDecoder {
     /// Keys allowed in `defaults:` and, as overrides, in every set.
     static let optionKeys = [
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
-        "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "cache_key",
-        "redact_params",
+        "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
+        "max_frame_pixels", "cache_key", "redact_params",
     ]
 
     /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
@@ -28,6 +28,8 @@ extension JobDecoder {
             case "formats": set(&options.formats, formats(node, keyPath))
             case "max_bytes": set(&options.maxBytes, size(node, keyPath, allowZero: false))
             case "max_pixels": set(&options.maxPixels, int(node, keyPath, in: 1...Int.max))
+            case "max_frames": set(&options.maxFrames, int(node, keyPath, in: 1...Int.max))
+            case "max_frame_pixels": set(&options.maxFramePixels, int(node, keyPath, in: 1...Int.max))
             case "redact_params": set(&options.redactParams, stringList(node, keyPath)?.map { $0.lowercased() })
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }

@@ -25,8 +25,12 @@ package struct JobOptions: Sendable, Equatable {
     package var formats = ImageFormat.allCases
     /// Largest body accepted, above zero.
     package var maxBytes: Int64 = 20 << 20
-    /// Largest width x height accepted, above zero.
-    package var maxPixels = 89_478_485
+    /// Largest width x height accepted, above zero (of a still, an animation's canvas and each frame).
+    package var maxPixels = ImageLimits.defaultMaxPixels
+    /// Most frames an animation may have, above zero.
+    package var maxFrames = ImageLimits.defaultMaxFrames
+    /// Most frames x canvas pixels an animation may have, above zero.
+    package var maxFramePixels = ImageLimits.defaultMaxFramePixels
     /// How a URL becomes a cache key; `.none` keeps the URL as it is.
     package var cacheKey = CacheKeyRule.none
     /// Query parameters whose values every URL shown (logs, reports, JUnit, the index, the ledger)

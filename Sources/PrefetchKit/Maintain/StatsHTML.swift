@@ -25,7 +25,7 @@ enum StatsHTML {
             \(chart("bytes-by-set", stats.bySet.prefix(20).map { ($0.name, Double($0.bytes)) }, unit: "bytes"))
             <h2>Run history (fetched per run)</h2>
             \(chart("run-history", runs, unit: "fetched"))
-            <h2>By format</h2>\(table(stats.byFormat))
+            <h2>By format</h2>\(table(stats.byFormat, frames: true))
             <h2>By host</h2>\(table(Array(stats.byHost.prefix(20))))
             <h2>Largest entries</h2><table>\(stats.largest.map {
                 "<tr><td class=\"n\">\(ByteFormat.human($0.size))</td><td>\(escape($0.url ?? $0.relativePath))</td></tr>"
@@ -61,9 +61,11 @@ enum StatsHTML {
             """
     }
 
-    private static func table(_ groups: [CacheGroupTotal]) -> String {
-        "<table><tr><th>name</th><th>entries</th><th>bytes</th></tr>" + groups.map {
-            "<tr><td>\(escape($0.name))</td><td class=\"n\">\($0.entries)</td><td class=\"n\">\(ByteFormat.human($0.bytes))</td></tr>"
+    /// With `frames`, a last column gives the groups' image frames.
+    private static func table(_ groups: [CacheGroupTotal], frames: Bool = false) -> String {
+        "<table><tr><th>name</th><th>entries</th><th>bytes</th>\(frames ? "<th>frames</th>" : "")</tr>" + groups.map {
+            "<tr><td>\(escape($0.name))</td><td class=\"n\">\($0.entries)</td><td class=\"n\">\(ByteFormat.human($0.bytes))</td>"
+                + (frames ? "<td class=\"n\">\($0.frames)</td>" : "") + "</tr>"
         }.joined() + "</table>"
     }
 

@@ -20,7 +20,9 @@ enum StatsJSON {
             "bytes": stats.bytes,
             "bytes_measure": "file data",
             "max_size": stats.maxSize,
-            "by_format": groups(stats.byFormat),
+            "by_format": Dictionary(uniqueKeysWithValues: stats.byFormat.map {
+                ($0.name, ["entries": $0.entries, "bytes": $0.bytes, "frames": $0.frames] as [String: Any])
+            }),
             "by_set": groups(stats.bySet),
             "by_host": groups(stats.byHost),
             "oldest": StatsSpelling.iso(stats.oldest) ?? NSNull(),

@@ -19,6 +19,8 @@ enum StatsPrometheus {
         metric("prefetchd_cache_max_size_bytes", "Size cap in bytes of file data (0 = none).", [([], Double(stats.maxSize))])
         metric("prefetchd_cache_format_entries", "Entries by image format.", groups(stats.byFormat, "format", bytes: false))
         metric("prefetchd_cache_format_bytes", "Bytes by image format.", groups(stats.byFormat, "format", bytes: true))
+        metric("prefetchd_cache_format_frames", "Image frames by format (a still counts 1).",
+               stats.byFormat.map { ([("format", $0.name)], Double($0.frames)) })
         metric("prefetchd_cache_set_entries", "Entries by the job set that first asked for them.", groups(stats.bySet, "set", bytes: false))
         metric("prefetchd_cache_set_bytes", "Bytes by job set.", groups(stats.bySet, "set", bytes: true))
         metric("prefetchd_cache_host_entries", "Entries by origin host.", groups(stats.byHost, "host", bytes: false))

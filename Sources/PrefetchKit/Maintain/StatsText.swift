@@ -13,7 +13,7 @@ enum StatsText {
             "max size   \(cap)",
             "oldest     \(StatsSpelling.iso(stats.oldest) ?? "-")   newest \(StatsSpelling.iso(stats.newest) ?? "-")",
         ]
-        lines += table("by format", stats.byFormat, total: stats.bytes)
+        lines += table("by format", stats.byFormat, total: stats.bytes, frames: true)
         lines += table("by set", stats.bySet, total: stats.bytes)
         lines += table("by host", stats.byHost, total: stats.bytes)
         lines += ages("age by last access", stats.accessAges)
@@ -33,9 +33,11 @@ enum StatsText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func table(_ title: String, _ groups: [CacheGroupTotal], total: Int64) -> [String] {
+    /// With `frames`, a last column gives the groups' image frames.
+    private static func table(_ title: String, _ groups: [CacheGroupTotal], total: Int64, frames: Bool = false) -> [String] {
         ["", title] + (groups.isEmpty ? ["  (none)"] : groups.map {
-            "  \(pad($0.name, 32)) \(pad(String($0.entries), 10)) \(pad(ByteFormat.human($0.bytes), 12)) \(percent($0.bytes, of: total))"
+            "  \(pad($0.name, 32)) \(pad(String($0.entries), 10)) \(pad(ByteFormat.human($0.bytes), 12)) "
+                + (frames ? "\(pad(percent($0.bytes, of: total), 8)) \($0.frames) frames" : percent($0.bytes, of: total))
         })
     }
 

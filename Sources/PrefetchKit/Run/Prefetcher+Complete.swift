@@ -54,6 +54,7 @@ extension Prefetcher {
                 width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
                 etag: response.headers.etag, lastModified: response.headers.lastModified)
             entry.unchecked = set.options.validate == .none
+            entry.frames = set.options.validate == .decode ? info?.frames : nil
             try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
@@ -62,7 +63,7 @@ extension Prefetcher {
             if error.isLasting { stop(for: error) }
             return
         }
-        board.settleStored(claim, bytes: response.bytes, url: item.shownURL)
+        board.settleStored(claim, bytes: response.bytes, url: item.shownURL, warnings: info?.warnings ?? [])
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))
     }

@@ -74,7 +74,8 @@ package final class Prefetcher: Sendable {
         }
         validators = plan.sets.map {
             ImageValidator(level: $0.options.validate, formats: Set($0.options.formats),
-                           maxPixels: $0.options.maxPixels, maxBytes: $0.options.maxBytes)
+                           maxPixels: $0.options.maxPixels, maxBytes: $0.options.maxBytes,
+                           maxFrames: $0.options.maxFrames, maxFramePixels: $0.options.maxFramePixels)
         }
     }
 
@@ -185,7 +186,8 @@ package final class Prefetcher: Sendable {
         let outcomeName = RunReport.outcome(
             stoppedBy: signal == 0 ? nil : signal, cutShort: sourceFailure != nil || cacheFailure != nil)
         let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
-                               totals: state.totals, failures: state.failures, outcome: outcomeName)
+                               totals: state.totals, failures: state.failures, outcome: outcomeName,
+                               warnings: state.warnings)
         return RunOutcome(report: report, sets: state.sets, problems: sourceFailure.map { ["\($0)"] } ?? [],
                           stoppedBy: signal == 0 ? nil : signal, cacheFailure: cacheFailure)
     }

@@ -80,9 +80,11 @@ final class RunBoard: Sendable {
     }
 
     /// Settles a claim whose body was stored under its final name (`settle(_:.fetched)`), and keeps
-    /// what `revoke` needs until a flush of the index is seen to have recorded it.
-    func settleStored(_ claim: KeyClaim, bytes: Int64, url: String) {
+    /// what `revoke` needs until a flush of the index is seen to have recorded it. `warnings` are
+    /// the benign decoder warnings of the body, counted by kind.
+    func settleStored(_ claim: KeyClaim, bytes: Int64, url: String, warnings: [String] = []) {
         state.withLock { state in
+            for kind in warnings { state.tally.warnings[kind, default: 0] += 1 }
             let sets = settle(claim, .fetched(bytes: bytes), in: &state)
             state.stored[claim.key] = Stored(url: url, sets: sets, bytes: bytes, generation: state.generation)
         }

@@ -11,19 +11,23 @@ package struct RunReport: Sendable, Equatable, Codable {
     /// How the run ended: `completed`, `interrupted` (SIGINT), `terminated` (SIGTERM or SIGHUP), or `incomplete`
     /// when a URL source could not be read to its end.
     package var outcome: String
+    /// Benign decoder warnings of the bodies stored, by kind (`png_trns_out_of_range`,
+    /// `png_ancillary_crc`): the images were accepted, as browsers show them.
+    package var warnings: [String: Int]
 
     package init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
-                failures: [RunFailure], outcome: String) {
+                failures: [RunFailure], outcome: String, warnings: [String: Int] = [:]) {
         self.job = job
         self.started = Self.iso8601(started)
         self.durationSeconds = durationSeconds
         self.totals = totals
         self.failures = failures
         self.outcome = outcome
+        self.warnings = warnings
     }
 
     enum CodingKeys: String, CodingKey {
-        case job, started, totals, failures, outcome
+        case job, started, totals, failures, outcome, warnings
         case durationSeconds = "duration_s"
     }
 
@@ -61,6 +65,7 @@ extension RunReport {
         return "\(job): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
             + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.skipped) skipped; "
             + "\(ByteFormat.human(t.bytes)) in \(seconds) s (\(ByteFormat.human(Int64(rate)))/s)"
+            + (warnings.isEmpty ? "" : "; \(warnings.values.reduce(0, +)) accepted with decoder warnings")
             + (outcome == "completed" ? "" : " — \(outcome)")
     }
 }

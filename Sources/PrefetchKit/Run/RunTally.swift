@@ -34,6 +34,8 @@ struct RunTally: Sendable {
     var failures: [RunFailure] = []
     var sets: [SetTally]
     let failureLimit: Int
+    /// Benign decoder warnings of the bodies stored, by kind (the report's `warnings`).
+    var warnings: [String: Int] = [:]
 
     init(setNames: [String], failureLimit: Int) {
         sets = setNames.map { SetTally(name: $0) }

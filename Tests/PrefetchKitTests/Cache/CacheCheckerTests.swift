@@ -60,7 +60,7 @@ import Testing
                 .orphanFile(relativePath: entries[1].relativePath),
                 .totalsMismatch(keptEntries: 3, keptBytes: bytes, rowEntries: 2, rowBytes: bytes - entries[1].size),
             ])
-            #expect(try cache.index.totals("all") == [CacheGroupTotal(name: "", entries: 3, bytes: bytes)])
+            #expect(try cache.index.totals("all") == [CacheGroupTotal(name: "", entries: 3, bytes: bytes, frames: 3)])
             #expect(try cache.index.totals("format").map(\.entries) == [3])
         }
     }

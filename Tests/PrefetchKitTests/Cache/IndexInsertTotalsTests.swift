@@ -40,8 +40,8 @@ import Testing
             for number in 1...5 { try index.upsert(entry("e\(number)", size: Int64(100 * number), in: folder)) }
 
             #expect(try inOpenBatch(index))
-            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 5, bytes: 1_500)])
-            #expect(try index.totals("host") == [CacheGroupTotal(name: "img.example.com", entries: 5, bytes: 1_500)])
+            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 5, bytes: 1_500, frames: 5)])
+            #expect(try index.totals("host") == [CacheGroupTotal(name: "img.example.com", entries: 5, bytes: 1_500, frames: 5)])
             #expect(try index.largestEntries(limit: 2).map(\.size) == [500, 400])
             #expect(try index.totalsDrift() == nil)
         }
@@ -60,7 +60,7 @@ import Testing
             try index.flush()
 
             // Then each is counted as it ends: one entry of the new size, the largest, and nothing stray
-            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 1, bytes: 5_000)])
+            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 1, bytes: 5_000, frames: 1)])
             #expect(try index.largestEntries(limit: 5).map(\.size) == [5_000])
             #expect(try strayLargest(index) == 0)
             #expect(try index.totalsDrift() == nil)
@@ -79,7 +79,7 @@ import Testing
 
             // Then only the row that exists is counted
             #expect(try index.allEntries().map(\.relativePath) == ["aa/later.png"])
-            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 1, bytes: 700)])
+            #expect(try index.totals("all") == [CacheGroupTotal(name: "", entries: 1, bytes: 700, frames: 1)])
             #expect(try strayLargest(index) == 0)
             #expect(try index.totalsDrift() == nil)
         }

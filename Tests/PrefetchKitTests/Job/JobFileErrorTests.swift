@@ -109,7 +109,7 @@ import Testing
         expectDiagnostic(diagnostics, line: 3, column: 20, keyPath: "defaults.order", contains: "use one of fifo, lifo")
         expectDiagnostic(diagnostics, line: 3, column: 37, keyPath: "defaults.refresh", contains: "use one of never, stale, always")
         expectDiagnostic(diagnostics, line: 3, column: 58, keyPath: "defaults.validate", contains: "use one of none, sniff, header, decode")
-        expectDiagnostic(diagnostics, line: 3, column: 82, keyPath: "defaults.formats[1]", contains: "use one of jpeg, png, gif, webp")
+        expectDiagnostic(diagnostics, line: 3, column: 82, keyPath: "defaults.formats[1]", contains: "use one of jpeg, png, gif, webp, avif, jxl")
         expectDiagnostic(diagnostics, line: 5, column: 26, keyPath: "sets[0].priority", contains: "use one of high, normal, low")
     }
 

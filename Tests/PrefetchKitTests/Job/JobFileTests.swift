@@ -27,9 +27,11 @@ import Testing
           cookies: true
           insecure_tls: true
           validate: header
-          formats: [jpeg, png]
+          formats: [jpeg, png, avif, jxl]
           max_bytes: 5MB
           max_pixels: 1000000
+          max_frames: 50
+          max_frame_pixels: 20000000
           cache_key: { drop_params: [sig, token] }
         network:
           allow_private: false
@@ -73,9 +75,10 @@ import Testing
         #expect(options.cookies)
         #expect(options.insecureTLS)
         #expect(options.validate == .header)
-        #expect(options.formats == [.jpeg, .png])
+        #expect(options.formats == [.jpeg, .png, .avif, .jxl])
         #expect(options.maxBytes == 5_000_000)
         #expect(options.maxPixels == 1_000_000)
+        #expect(options.maxFrames == 50 && options.maxFramePixels == 20_000_000)
         #expect(options.cacheKey == .dropParams(["sig", "token"]))
 
         #expect(job.network.allowPrivate == false)
@@ -119,8 +122,9 @@ import Testing
         #expect(options.timeout == .seconds(15) && options.retries == 2 && options.retryFailed == false)
         #expect(options.refresh == .never && options.headers == ["Accept": "image/*,*/*;q=0.8"])
         #expect(options.credentials == nil && options.cookies == false && options.insecureTLS == false)
-        #expect(options.validate == .decode && options.formats == [.jpeg, .png, .gif, .webp])
+        #expect(options.validate == .decode && options.formats == [.jpeg, .png, .gif, .webp, .avif, .jxl])
         #expect(options.maxBytes == 20 * 1024 * 1024 && options.maxPixels == 89_478_485 && options.cacheKey == .none)
+        #expect(options.maxFrames == 1_000 && options.maxFramePixels == 1_000_000_000)
     }
 
     @Test func aSetOverridesEveryDefaultKey() throws {
@@ -149,6 +153,8 @@ import Testing
                 formats: [webp, gif, webp]
                 max_bytes: 512KiB
                 max_pixels: 4096
+                max_frames: 3
+                max_frame_pixels: 9000
                 cache_key: { strip_query: true }
                 url_pattern: "https://x.example/[a-c].gif"
             """, environment: ["PW": "secret"])
@@ -174,6 +180,8 @@ import Testing
         expected.formats = [.webp, .gif]
         expected.maxBytes = 512 * 1024
         expected.maxPixels = 4096
+        expected.maxFrames = 3
+        expected.maxFramePixels = 9000
         expected.cacheKey = .stripQuery
         #expect(job.sets[1].options == expected)
         #expect(Array(job.sets[1].urls) == ["https://x.example/a.gif", "https://x.example/b.gif", "https://x.example/c.gif"])

@@ -1,10 +1,12 @@
 import Foundation
 
-/// One group of a stats breakdown: its name and the entries and bytes in it.
+/// One group of a stats breakdown: its name and the entries, bytes and image frames in it.
 package struct CacheGroupTotal: Sendable, Equatable {
     package var name: String
     package var entries: Int
     package var bytes: Int64
+    /// Frames of the group's images (a still counts 1, as does an entry whose frames are unknown).
+    package var frames: Int = 0
 }
 
 /// The aggregate reads stats is answered from: the running totals (see `IndexTotals`) and small
@@ -17,10 +19,10 @@ extension CacheIndex {
             try connection.settleInserted()
             return try connection.query(
                 """
-                SELECT CAST(value AS TEXT), entries, bytes FROM entry_totals WHERE dimension = ? AND entries > 0
+                SELECT CAST(value AS TEXT), entries, bytes, frames FROM entry_totals WHERE dimension = ? AND entries > 0
                 ORDER BY bytes DESC, value
                 """, [.text(dimension)]
-            ) { CacheGroupTotal(name: $0.text(0) ?? "", entries: Int($0.int64(1)), bytes: $0.int64(2)) }
+            ) { CacheGroupTotal(name: $0.text(0) ?? "", entries: Int($0.int64(1)), bytes: $0.int64(2), frames: Int($0.int64(3))) }
         }
     }
 

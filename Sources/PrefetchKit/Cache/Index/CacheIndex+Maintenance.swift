@@ -87,7 +87,7 @@ extension CacheIndex {
             try connection.query(
                 "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE relative_path >= ? AND relative_path < ?",
                 [.text(prefix), .text(prefix + "\u{7f}")]
-            ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }
+            ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }
         }
     }
 
@@ -136,7 +136,7 @@ struct MaintenanceTransaction {
         let root = root
         return try connection.query(
             "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE relative_path = ?", [.text(relativePath)]
-        ) { IndexedEntry(id: $0.int64(15), entry: CacheEntry(row: $0, root: root)) }.first
+        ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
     /// Those of the rows `ids` that `rule` still takes (all of them when nil), in row order; inside the

@@ -86,13 +86,14 @@ package final class CacheIndex: Sendable {
     }
 
     /// An index of another numbered schema is refused as it is: rebuilt, it would lose its URLs, sets,
-    /// failure ledger and runs. A newer prefetchd wrote a later one; an earlier one was written by a
-    /// pre-release build, whose migrations are not kept.
+    /// failure ledger and runs. A newer prefetchd wrote a later one; one older than the schema before
+    /// this (`IndexMigration.upgradable`) was written by a pre-release build, whose migrations are
+    /// not kept.
     private static func refuseOtherVersions(_ version: String?, path: String) throws(CacheError) {
         guard let number = version.flatMap({ Int($0) }) else { return }
         let current = Int(IndexConnection.schemaVersion)!
         if number > current { throw .newerIndex(path: path, version: number) }
-        if number < current { throw .retiredIndex(path: path, version: number) }
+        if number < Int(IndexMigration.upgradable)! { throw .retiredIndex(path: path, version: number) }
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
@@ -113,8 +114,12 @@ package final class CacheIndex: Sendable {
         try database.execute("PRAGMA secure_delete=OFF")
         let hasMeta = try database.text("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'") != nil
         if hasMeta {
-            let version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+            var version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             try refuseOtherVersions(version, path: path)
+            if version == IndexMigration.upgradable {
+                try IndexMigration.upgrade(database)
+                version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+            }
             guard version == IndexConnection.schemaVersion else {
                 throw .index(
                     operation: "open \(path)", code: SQLITE_CORRUPT, message: "unknown schema version \(version ?? "none")")

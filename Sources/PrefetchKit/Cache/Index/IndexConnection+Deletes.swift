@@ -7,7 +7,7 @@ extension IndexConnection {
     /// counted the batch's inserts first) or a clean's own (which committed the batch first).
     @discardableResult
     func deleteEntries(where condition: String, _ values: [IndexValue]) throws(CacheError) -> Int {
-        let delete = try statement("DELETE FROM entries WHERE \(condition) RETURNING byte_size, \(IndexTotals.valueColumns)")
+        let delete = try statement("DELETE FROM entries WHERE \(condition) RETURNING byte_size, \(IndexTotals.framesColumn), \(IndexTotals.valueColumns)")
         delete.reset()
         defer { delete.reset() }
         try delete.bind(values)

@@ -10,7 +10,7 @@ extension IndexConnection {
         try beginIfNeeded()
         try statement(
             """
-            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(relative_path) DO NOTHING
             """
         ).run(entry.values)
@@ -32,7 +32,7 @@ extension IndexConnection {
         let rows = insertedRows
         insertedRows = []
         let read = try statement(
-            "SELECT byte_size, \(IndexTotals.valueColumns) FROM entries WHERE id IN (SELECT value FROM json_each(?))")
+            "SELECT byte_size, \(IndexTotals.framesColumn), \(IndexTotals.valueColumns) FROM entries WHERE id IN (SELECT value FROM json_each(?))")
         read.reset()
         defer { read.reset() }
         try read.bind([.idList(rows.map(\.id))])

@@ -52,13 +52,17 @@ enum IndexSchema {
             fetched_at REAL NOT NULL,
             modified_at REAL NOT NULL,
             accessed_at REAL NOT NULL,
-            validated_at REAL
+            validated_at REAL,
+            frames INTEGER
         )
         """
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """
         url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
-        checksum, fetched_at, modified_at, accessed_at, validated_at
+        checksum, fetched_at, modified_at, accessed_at, validated_at, frames
         """
+
+    /// How many columns `entryColumns` names: the index of a column selected after them.
+    static let entryColumnCount: Int32 = 16
 }

@@ -6,9 +6,13 @@
 /// clean's deletes and of each store's insert (bench/maintain/RESULTS.md, "Design figures").
 /// Dimensions: `all`, `format`, `set`, `host` (derived from the URL), and the hour (seconds / 3600)
 /// of the first fetch and of the last access, from which the age histograms are drawn.
-/// Bytes are the files' data sizes (`byte_size`), the measure the size cap uses too.
+/// Bytes are the files' data sizes (`byte_size`), the measure the size cap uses too; frames are the
+/// images' frames, an entry whose frames no check counted (an older row, `validate: none`) as 1.
 enum IndexTotals {
     static let dimensions = ["all", "format", "set", "host", "fetched_hour", "accessed_hour"]
+
+    /// An entry's frames as the totals count them.
+    static let framesColumn = "coalesce(frames, 1)"
 
     /// The value of `dimension` for the row named `row` (`new`, `old`, or a table's columns with `row` empty).
     static func value(_ dimension: String, of row: String) -> String {
@@ -38,18 +42,21 @@ enum IndexTotals {
     /// whose answers `IndexTotalsChange.add` takes.
     static let valueColumns = dimensions.map { value($0, of: "") }.joined(separator: ", ")
 
-    /// An upsert adding `sign` × (1 entry, its bytes) of `row` to every dimension.
+    /// An upsert adding `sign` × (1 entry, its bytes, its frames) of `row` to every dimension.
     private static func add(_ row: String, sign: String) -> String {
-        let values = dimensions.map { "('\($0)', \(value($0, of: row)), \(sign)1, \(sign)\(row).byte_size)" }
+        let values = dimensions.map {
+            "('\($0)', \(value($0, of: row)), \(sign)1, \(sign)\(row).byte_size, \(sign)coalesce(\(row).frames, 1))"
+        }
         return """
-            INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES \(values.joined(separator: ", "))
-            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes;
+            INSERT INTO entry_totals(dimension, value, entries, bytes, frames) VALUES \(values.joined(separator: ", "))
+            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes,
+                frames = frames + excluded.frames;
             """
     }
 
     /// An update moves the row between totals only when a counted value changes (not on every touch).
     private static var updateCondition: String {
-        let changed = ["byte_size", "format", "set_name", "url"].map { "old.\($0) IS NOT new.\($0)" }
+        let changed = ["byte_size", "format", "set_name", "url", "frames"].map { "old.\($0) IS NOT new.\($0)" }
             + ["fetched_hour", "accessed_hour"].map { "\(value($0, of: "old")) != \(value($0, of: "new"))" }
         return changed.joined(separator: " OR ")
     }
@@ -60,10 +67,16 @@ enum IndexTotals {
             value NOT NULL,
             entries INTEGER NOT NULL,
             bytes INTEGER NOT NULL,
+            frames INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY(dimension, value)
         );
+        \(updateTrigger)
+        """
+
+    /// Moves an updated row between totals.
+    static let updateTrigger = """
         CREATE TRIGGER IF NOT EXISTS entries_totals_update
-        AFTER UPDATE OF byte_size, format, set_name, url, fetched_at, accessed_at ON entries
+        AFTER UPDATE OF byte_size, format, set_name, url, fetched_at, accessed_at, frames ON entries
         WHEN \(updateCondition) BEGIN
             \(add("old", sign: "-"))
             \(add("new", sign: ""))
@@ -73,13 +86,14 @@ enum IndexTotals {
     /// Every total computed from the entries themselves: (dimension, value, entries, bytes) rows.
     static let computed = dimensions.map { dimension in
         """
-        SELECT '\(dimension)', \(value(dimension, of: "")), count(*), coalesce(sum(byte_size), 0) FROM entries
+        SELECT '\(dimension)', \(value(dimension, of: "")), count(*), coalesce(sum(byte_size), 0),
+               coalesce(sum(\(framesColumn)), 0) FROM entries
         GROUP BY 2 HAVING count(*) > 0
         """
     }.joined(separator: "\nUNION ALL\n")
 
     /// The totals kept, leaving out groups that emptied.
-    static let kept = "SELECT dimension, value, entries, bytes FROM entry_totals WHERE entries != 0 OR bytes != 0"
+    static let kept = "SELECT dimension, value, entries, bytes, frames FROM entry_totals WHERE entries != 0 OR bytes != 0"
 
     /// How many kept and computed totals differ; not zero once rows were written around the code that
     /// keeps the totals, such as deleted by hand with the sqlite3 tool (`fsck` checks it).
@@ -91,6 +105,6 @@ enum IndexTotals {
     /// Recomputes every total from the entries (`fsck --repair`).
     static let backfill = """
         DELETE FROM entry_totals;
-        INSERT INTO entry_totals(dimension, value, entries, bytes) \(computed);
+        INSERT INTO entry_totals(dimension, value, entries, bytes, frames) \(computed);
         """
 }

@@ -6,18 +6,21 @@ struct IndexTotalsChange {
         var value: IndexValue
     }
 
-    private(set) var groups: [Group: (entries: Int64, bytes: Int64)] = [:]
+    private(set) var groups: [Group: (entries: Int64, bytes: Int64, frames: Int64)] = [:]
     private(set) var rows = 0
 
-    /// Counts the row `row` is on, `sign` times: its size in column `sizeColumn`, its dimension values
-    /// (`IndexTotals.valueColumns`) in the columns after it.
+    /// Counts the row `row` is on, `sign` times: its size in column `sizeColumn`, its frames
+    /// (`IndexTotals.framesColumn`) in the next, its dimension values (`IndexTotals.valueColumns`) in
+    /// the columns after those.
     mutating func count(_ row: IndexStatement, sizeColumn: Int32, sign: Int64) {
         let bytes = sign * row.int64(sizeColumn)
+        let frames = sign * row.int64(sizeColumn + 1)
         rows += 1
         for dimension in IndexTotals.dimensions.indices {
-            let group = Group(dimension: dimension, value: row.value(sizeColumn + 1 + Int32(dimension)))
-            groups[group, default: (0, 0)].entries += sign
-            groups[group, default: (0, 0)].bytes += bytes
+            let group = Group(dimension: dimension, value: row.value(sizeColumn + 2 + Int32(dimension)))
+            groups[group, default: (0, 0, 0)].entries += sign
+            groups[group, default: (0, 0, 0)].bytes += bytes
+            groups[group, default: (0, 0, 0)].frames += frames
         }
     }
 
@@ -26,11 +29,13 @@ struct IndexTotalsChange {
         guard !groups.isEmpty else { return }
         let upsert = try connection.statement(
             """
-            INSERT INTO entry_totals(dimension, value, entries, bytes) VALUES(?, ?, ?, ?)
-            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes
+            INSERT INTO entry_totals(dimension, value, entries, bytes, frames) VALUES(?, ?, ?, ?, ?)
+            ON CONFLICT(dimension, value) DO UPDATE SET entries = entries + excluded.entries, bytes = bytes + excluded.bytes,
+                frames = frames + excluded.frames
             """)
         for (group, amount) in groups {
-            try upsert.run([.text(IndexTotals.dimensions[group.dimension]), group.value, .integer(amount.entries), .integer(amount.bytes)])
+            try upsert.run([.text(IndexTotals.dimensions[group.dimension]), group.value, .integer(amount.entries),
+                            .integer(amount.bytes), .integer(amount.frames)])
         }
     }
 }
