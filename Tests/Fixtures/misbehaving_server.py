@@ -43,6 +43,7 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -260,7 +261,8 @@ class Handler(BaseHTTPRequestHandler):
         if not parts or any(part in ("", ".", "..") for part in parts):
             self.send_body(404, b"no such file\n")
             return
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", *parts)
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus",
+                            *(urllib.parse.unquote(part) for part in parts))
         try:
             with open(path, "rb") as file:
                 body = file.read()

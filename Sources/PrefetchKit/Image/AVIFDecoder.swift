@@ -62,8 +62,10 @@ enum AVIFDecoder {
         }
         let words = [String(cString: avifResultToString(result)), diagnostic, trace].filter { !$0.isEmpty }
         let detail = "\(what): " + words.joined(separator: ": ")
+        // A box that runs past the end is a parse failure to libavif, "possibly truncated data".
+        let cut = diagnostic.lowercased().contains("truncated data")
         switch result {
-        case AVIF_RESULT_TRUNCATED_DATA:
+        case AVIF_RESULT_TRUNCATED_DATA, _ where cut:
             return .truncated(.avif, detail: detail)
         case AVIF_RESULT_NOT_IMPLEMENTED:
             return .unsupported(kind: "AVIF", detail: detail)

@@ -205,7 +205,8 @@ package final class JobRunner: Sendable {
         let report = RunReport(
             job: jobs.map(\.name).joined(separator: ", "), started: started,
             durationSeconds: Date().timeIntervalSince(started), totals: totals,
-            failures: outcomes.flatMap(\.report.failures), outcome: outcome)
+            failures: outcomes.flatMap(\.report.failures), outcome: outcome,
+            warnings: outcomes.reduce(into: [:]) { all, outcome in all.merge(outcome.report.warnings, uniquingKeysWith: +) })
         // One outcome a job, in order (a job a signal kept from starting has one with nothing done).
         let setJobs = zip(jobs, outcomes).flatMap { job, outcome in Array(repeating: job.name, count: outcome.sets.count) }
         return Result(report: report, sets: outcomes.flatMap(\.sets), setJobs: setJobs, problems: outcomes.flatMap(\.problems),

@@ -29,6 +29,25 @@ enum ImageFixtures {
         return bytes
     }
 
+    /// A 1-bit greyscale PNG of `width` x 1 (all black) with a tRNS chunk naming the grey sample
+    /// `transparentGrey`, which for a 1-bit image may be 0 or 1 only.
+    static func oneBitGreyPNG(width: UInt32, transparentGrey: UInt16) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += chunk("IHDR", bigEndian(width) + bigEndian(UInt32(1)) + [1, 0, 0, 0, 0])
+        bytes += chunk("tRNS", bigEndian(transparentGrey))
+        bytes += chunk("IDAT", storedZlib([0] + [UInt8](repeating: 0, count: (Int(width) + 7) / 8)))
+        bytes += chunk("IEND", [])
+        return bytes
+    }
+
+    /// `png` with a chunk of `type` put after its IHDR; with `damagedCRC`, that chunk's CRC is wrong.
+    static func inserting(_ type: String, _ data: [UInt8], damagedCRC: Bool = false, into png: [UInt8]) -> [UInt8] {
+        var inserted = chunk(type, data)
+        if damagedCRC { inserted[inserted.count - 1] ^= 0xFF }
+        let afterIHDR = 8 + 25
+        return Array(png[..<afterIHDR]) + inserted + Array(png[afterIHDR...])
+    }
+
     /// A GIF89a with a two-colour table and one 1x1 image; the logical screen has the given size.
     static func gif(width: UInt16, height: UInt16) -> [UInt8] {
         Array("GIF89a".utf8) + littleEndian(width) + littleEndian(height) + [0x80, 0, 0]
