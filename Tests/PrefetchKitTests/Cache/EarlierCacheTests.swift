@@ -60,4 +60,31 @@ import Testing
         #expect(try cache.index.entryCount() == 6)
         #expect(try CacheChecker(cache).check().isEmpty)
     }
+
+    /// The schema-8 index is upgraded in place by the first writer: its rows and totals stay, each
+    /// entry counted as one frame (its frames unknown), and a new body records its frames.
+    @Test(arguments: ["schema8-native", "schema8-sdwebimage"])
+    func itsIndexIsUpgradedInPlaceToRecordFrames(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        #expect(try IndexDatabase(path: root + "/index.sqlite").text("SELECT value FROM meta WHERE key='schema_version'") == "8")
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
+        #expect(try database.text("SELECT count(*) FROM entries WHERE frames IS NULL") == "5")
+        let byFormat = try CacheStats.collect(from: cache).byFormat
+        #expect(byFormat.allSatisfy { $0.frames == $0.entries }, "\(byFormat)")
+        #expect(try CacheChecker(cache).check().isEmpty)
+    }
+
+    /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
+    /// nothing is changed.
+    @Test func aReadOnlySnapshotOfItIsRefusedWithTheReason() throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy("schema8-native", into: folder)
+        #expect(throws: CacheError.indexNeedsUpgrade(path: root + "/index.sqlite", version: "8")) {
+            try CacheIndex.openSnapshot(root: root)
+        }
+        #expect(try IndexDatabase(path: root + "/index.sqlite").text("SELECT value FROM meta WHERE key='schema_version'") == "8")
+    }
 }
