@@ -9,8 +9,8 @@ enum FsckCommand {
         details: """
             Finds index rows without files, files named like cache entries but without rows (files
             with other names are not the cache's and are left alone), size or checksum mismatches,
-            files that fail a full decode check (PNG, JPEG; GIF and WebP by header; not files a
-            validate: none set stored, which are held to their size and checksum only), temp files older
+            files that fail a full decode check (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, every frame of
+            an animation, under the default limits; not files a validate: none set stored, which are held to their size and checksum only), temp files older
             than an hour, symbolic links where the cache's own folders (tmp, the fan-out folders)
             belong, and running totals (what stats and the size cap read) that disagree with the
             rows. Prints one line per problem on standard output. With --repair, drops bad rows and

@@ -29,22 +29,21 @@ import Testing
                                   frames: animation.frames))
     }
 
+    /// `max_frames` and then `max_frame_pixels`: the animation passes at each and fails one under it.
     @Test(arguments: animations)
-    func oneFrameOverMaxFramesIsRefused(_ animation: Animation) throws {
-        let atLimit = ImageValidator(level: .decode, maxFrames: animation.frames)
-        #expect(try atLimit.validate(fileAt: animation.path)?.frames == animation.frames)
-        let under = ImageValidator(level: .decode, maxFrames: animation.frames - 1)
-        let error = try #require(throws: ImageError.self) { try under.validate(fileAt: animation.path) }
-        #expect(error.reason == "too_many_frames")
-        #expect(error.description.contains("\(animation.frames) frames, over the limit of \(animation.frames - 1)"), "\(error)")
-    }
-
-    @Test(arguments: animations)
-    func onePixelOverMaxFramePixelsIsRefused(_ animation: Animation) throws {
-        let atLimit = ImageValidator(level: .decode, maxFramePixels: animation.framePixels)
-        #expect(try atLimit.validate(fileAt: animation.path)?.frames == animation.frames)
-        let under = ImageValidator(level: .decode, maxFramePixels: animation.framePixels - 1)
-        let error = try #require(throws: ImageError.self) { try under.validate(fileAt: animation.path) }
-        #expect(error.reason == "too_many_frames", "\(error)")
+    func eachLimitPassesAtItAndRefusesOneOver(_ animation: Animation) throws {
+        let limits: [(at: ImageValidator, under: ImageValidator, says: String)] = [
+            (ImageValidator(level: .decode, maxFrames: animation.frames),
+             ImageValidator(level: .decode, maxFrames: animation.frames - 1),
+             "\(animation.frames) frames, over the limit of \(animation.frames - 1)"),
+            (ImageValidator(level: .decode, maxFramePixels: animation.framePixels),
+             ImageValidator(level: .decode, maxFramePixels: animation.framePixels - 1),
+             "over the limit of \(animation.framePixels - 1) frame pixels"),
+        ]
+        for limit in limits {
+            #expect(try limit.at.validate(fileAt: animation.path)?.frames == animation.frames)
+            let error = try #require(throws: ImageError.self) { try limit.under.validate(fileAt: animation.path) }
+            #expect(error.reason == "too_many_frames" && error.description.contains(limit.says), "\(error)")
+        }
     }
 }
