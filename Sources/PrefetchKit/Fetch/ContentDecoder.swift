@@ -4,13 +4,13 @@ import Foundation
 /// were applied (`gzip, br` is decoded as br, then gzip), as the body streams in. Knows `gzip` (and
 /// `x-gzip`), `deflate` and `br`; `identity` is no coding. Anything else, or more than five codings
 /// (libcurl's own limit), is refused before any byte is stored.
-final class ContentDecoder {
-    static let maxCodings = 5
+package final class ContentDecoder {
+    package static let maxCodings = 5
     /// In decoding order: the last coding applied first.
     private let stages: [any StreamDecoder]
 
     /// The decoder for `Content-Encoding` values (each header line's), or nil when they name no coding.
-    static func make(contentEncoding values: [String]) throws(FetchError) -> ContentDecoder? {
+    package static func make(contentEncoding values: [String]) throws(FetchError) -> ContentDecoder? {
         let codings = values.flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
@@ -39,7 +39,7 @@ final class ContentDecoder {
 
     /// Decodes the next encoded bytes through every stage, handing the fully decoded pieces to `sink`;
     /// the first failure, a stage's or the sink's.
-    func decode(_ input: UnsafeRawBufferPointer, into sink: (UnsafeRawBufferPointer) -> FetchError?) -> FetchError? {
+    package func decode(_ input: UnsafeRawBufferPointer, into sink: (UnsafeRawBufferPointer) -> FetchError?) -> FetchError? {
         decode(input, stage: 0, into: sink)
     }
 
@@ -50,7 +50,7 @@ final class ContentDecoder {
     }
 
     /// Nil when every stage's stream ended whole (or the body was empty).
-    func finish() -> FetchError? {
+    package func finish() -> FetchError? {
         stages.lazy.compactMap { $0.finish() }.first
     }
 }

@@ -8,15 +8,15 @@ import Foundation
 /// A value that is not what its algorithm needs (not base64, another length, not a byte sequence) says
 /// nothing about the body: it is left out with a warning, and the others still count. Algorithms not
 /// named here (`sha`, `unixsum`, ...) are left out silently.
-enum ServerDigest {
-    struct Choice: Equatable {
-        var expected: ExpectedDigest?
+package enum ServerDigest {
+    package struct Choice: Equatable {
+        package var expected: ExpectedDigest?
         /// One line for each malformed value left out.
-        var warnings: [String] = []
+        package var warnings: [String] = []
     }
 
     /// The values of each header, one per header line.
-    static func choose(contentMD5: [String], digest: [String], reprDigest: [String]) -> Choice {
+    package static func choose(contentMD5: [String], digest: [String], reprDigest: [String]) -> Choice {
         var choice = Choice()
         var candidates: [ExpectedDigest] = []
         func consider(_ algorithm: DigestAlgorithm, _ text: String, _ source: ExpectedDigest.Source) {
