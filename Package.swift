@@ -16,6 +16,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
+        // Content codings a server may send anyway.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         // Image decoders beyond PNG and JPEG.
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
@@ -29,7 +32,7 @@ let package = Package(
         .target(
             name: "PrefetchKit",
             dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims",
-                           "CGIF", "CWebP", "CAVIF", "CJXL"]
+                           "CGIF", "CWebP", "CAVIF", "CJXL", "CZlib", "CBrotli"]
         ),
         .executableTarget(name: "prefetchd", dependencies: ["PrefetchKit"]),
         .testTarget(name: "PrefetchKitTests", dependencies: ["PrefetchKit"]),

@@ -33,9 +33,24 @@ Routes:
   /echo-headers                 the request headers as text, one "name: value" a line
   /cookie/set/<value>           sets the cookie flavour=<value>
   /cookie/get                   the request's Cookie header as text
+  /digest/<header>/<verdict>    a PNG with one digest header of it: <header> is content-md5, digest-md5,
+                                digest-sha256, digest-sha512, repr-sha256 or repr-sha512; <verdict> is
+                                right, wrong (the digest of other bytes) or malformed (not base64 of
+                                the right length)
+  /digest-pair/<md5>/<sha512>   a PNG with Digest: md5=..., sha-512=..., each right or wrong
+  /encoded/<coding>[/<digest>]  a PNG in a content coding: gzip, x-gzip, deflate (zlib), raw-deflate
+                                (labelled deflate), br (libbrotlienc through ctypes), gzip-br (labelled
+                                "gzip, br"), gzip-members (two gzip members), zstd (labelled zstd, sent
+                                as is), corrupt-gzip (a flipped byte), short-gzip (cut before its end);
+                                <digest> adds Repr-Digest: sha-256 of the encoded bytes (encoded) or of
+                                the PNG itself (decoded)
+  /gzip-bomb/<megabytes>        a PNG signature and <megabytes> MiB of zeros, gzipped as it streams
+                                (chunked; 1024 MiB is about 1 MB on the wire)
 """
 
 import base64
+import ctypes
+import hashlib
 import os
 import signal
 import socket
@@ -312,11 +327,108 @@ class Handler(BaseHTTPRequestHandler):
         lines = "".join(name + ": " + value + "\n" for name, value in self.headers.items())
         self.send_body(200, lines.encode())
 
+    def route_digest(self, kind, verdict):
+        self.send_body(200, PNG, "image/png", headers=[digest_header(kind, verdict)])
+
+    def route_digest_pair(self, md5, sha512):
+        def value(algorithm, verdict):
+            return b64(hashlib.new(algorithm, PNG if verdict == "right" else b"other").digest())
+        header = "md5=%s, sha-512=%s" % (value("md5", md5), value("sha512", sha512))
+        self.send_body(200, PNG, "image/png", headers=[("Digest", header)])
+
+    def route_encoded(self, coding, digest=""):
+        label, encode = ENCODINGS[coding]
+        try:
+            body = encode()
+        except OSError as error:  # no libbrotlienc: say so, and the test that asked fails
+            self.send_body(500, ("cannot encode: %s\n" % error).encode())
+            return
+        headers = [("Content-Encoding", label)]
+        if digest:
+            covered = body if digest == "encoded" else PNG
+            headers.append(("Repr-Digest", "sha-256=:%s:" % b64(hashlib.sha256(covered).digest())))
+        self.send_body(200, body, "image/png", headers=headers)
+
+    def route_gzip_bomb(self, megabytes):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        encoder = zlib.compressobj(9, zlib.DEFLATED, 16 + 15)
+        zeros = bytes(1 << 20)
+
+        def chunk(data):
+            if data:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+        chunk(encoder.compress(PNG[:8]))
+        for _ in range(int(megabytes)):
+            chunk(encoder.compress(zeros))
+        chunk(encoder.flush())
+        self.wfile.write(b"0\r\n\r\n")
+
     def route_cookie(self, action, value=""):
         if action == "set":
             self.send_body(200, b"set\n", headers=[("Set-Cookie", "flavour=" + value + "; Path=/")])
         else:
             self.send_body(200, (self.headers.get("Cookie") or "").encode())
+
+
+def brotli(data):
+    """`data` in brotli, through Debian's libbrotlienc (the bootstrap's libbrotli-dev brings it)."""
+    library = ctypes.CDLL("libbrotlienc.so.1")
+    size = ctypes.c_size_t(library.BrotliEncoderMaxCompressedSize(ctypes.c_size_t(len(data))))
+    out = ctypes.create_string_buffer(size.value)
+    # Quality 11, a 4 MiB window (22), the generic mode (0).
+    if not library.BrotliEncoderCompress(11, 22, 0, ctypes.c_size_t(len(data)), data, ctypes.byref(size), out):
+        raise RuntimeError("BrotliEncoderCompress failed")
+    return out.raw[:size.value]
+
+
+def gzip_bytes(data):
+    encoder = zlib.compressobj(9, zlib.DEFLATED, 16 + 15)
+    return encoder.compress(data) + encoder.flush()
+
+
+def raw_deflate(data):
+    encoder = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return encoder.compress(data) + encoder.flush()
+
+
+def flipped(data, index):
+    return data[:index] + bytes([data[index] ^ 0xFF]) + data[index + 1:]
+
+
+ENCODINGS = {
+    "gzip": ("gzip", lambda: gzip_bytes(PNG)),
+    "x-gzip": ("x-gzip", lambda: gzip_bytes(PNG)),
+    "deflate": ("deflate", lambda: zlib.compress(PNG, 9)),
+    "raw-deflate": ("deflate", lambda: raw_deflate(PNG)),
+    "br": ("br", lambda: brotli(PNG)),
+    "gzip-br": ("gzip, br", lambda: brotli(gzip_bytes(PNG))),
+    "gzip-members": ("gzip", lambda: gzip_bytes(PNG[:30]) + gzip_bytes(PNG[30:])),
+    "zstd": ("zstd", lambda: PNG),
+    "corrupt-gzip": ("gzip", lambda: flipped(gzip_bytes(PNG), 20)),
+    "short-gzip": ("gzip", lambda: gzip_bytes(PNG)[:-12]),
+}
+
+
+def b64(data):
+    return base64.b64encode(data).decode()
+
+
+def digest_header(kind, verdict):
+    """The header /digest/<kind>/<verdict> sends with PNG."""
+    algorithm = {"content-md5": "md5", "digest-md5": "md5", "digest-sha256": "sha256", "digest-sha512": "sha512",
+                 "repr-sha256": "sha256", "repr-sha512": "sha512"}[kind]
+    value = hashlib.new(algorithm, PNG if verdict == "right" else PNG + b"other").digest()
+    text = b64(value)[:-4] + "*!*=" if verdict == "malformed" else b64(value)
+    if kind == "content-md5":
+        return "Content-MD5", text
+    if kind.startswith("digest-"):
+        return "Digest", {"md5": "MD5", "sha256": "SHA-256", "sha512": "SHA-512"}[algorithm] + "=" + text
+    return "Repr-Digest", "%s=:%s:" % ({"sha256": "sha-256", "sha512": "sha-512"}[algorithm], text)
 
 
 def exit_with_parent():

@@ -8,6 +8,9 @@ import PrefetchKit
 ///   length or an HTTP-date (libcurl's `curl_getdate`), never a negative wait, never past the cap.
 /// - Host names as `allow_hosts` / `deny_hosts` compare them (`NetworkPolicy.refusal`, through
 ///   `HostName`: trailing dots, case, IDN by libidn2), and the connected address's private check.
+/// - `Content-MD5`, `Digest` and `Repr-Digest` (`ServerDigest.choose`): a digest chosen always has
+///   its algorithm's length; `Content-Encoding` (`ContentDecoder.make`), and the input as a body in
+///   each coding, decoded with its output capped.
 ///
 /// `ETag` and `Last-Modified` are not parsed: prefetchd keeps them as libcurl gives them and sends
 /// them back verbatim in `If-None-Match` / `If-Modified-Since`, so there is nothing of its own to fuzz.
@@ -19,6 +22,56 @@ enum HTTPHeadersTarget {
         let value = String(decoding: bytes, as: UTF8.self)
         retryAfter(value)
         host(value)
+        digests(value)
+        codings(value, bytes)
+    }
+
+    static func digests(_ value: String) {
+        for choice in [ServerDigest.choose(contentMD5: [value], digest: [], reprDigest: []),
+                       ServerDigest.choose(contentMD5: [], digest: [value, value], reprDigest: []),
+                       ServerDigest.choose(contentMD5: [], digest: [], reprDigest: [value])] {
+            if let expected = choice.expected {
+                fuzzCheck(expected.bytes.count == expected.algorithm.length,
+                          "\(value.debugDescription) gave \(expected.algorithm) of \(expected.bytes.count) bytes")
+            }
+        }
+    }
+
+    /// The value as a `Content-Encoding`, and the bytes as a body in each known coding: decoded whole
+    /// and one byte at a time, both must succeed or fail, with the same output when they succeed;
+    /// output stops at 1 MiB.
+    static func codings(_ value: String, _ bytes: [UInt8]) {
+        do throws(FetchError) {
+            _ = try ContentDecoder.make(contentEncoding: [value])
+        } catch {
+            fuzzCheck(error.reason == "unsupported_encoding", "Content-Encoding \(value.debugDescription): \(error)")
+        }
+        for coding in ["gzip", "deflate", "br", "gzip, br"] {
+            let whole = decoded(bytes, coding, piece: bytes.count)
+            let single = decoded(bytes, coding, piece: 1)
+            // Where a corrupt stream stops may differ by how its bytes came; a sound one may not.
+            fuzzCheck((whole.failure == nil) == (single.failure == nil), "\(coding): \(whole.failure, default: "decoded") "
+                      + "whole, \(single.failure, default: "decoded") byte by byte")
+            if whole.failure == nil {
+                fuzzCheck(whole.output == single.output,
+                          "\(coding) decoded \(whole.output.count) bytes whole, \(single.output.count) byte by byte")
+            }
+        }
+    }
+
+    static func decoded(_ bytes: [UInt8], _ coding: String, piece: Int) -> (output: [UInt8], failure: FetchError?) {
+        guard let decoder = try? ContentDecoder.make(contentEncoding: [coding]) else { return ([], nil) }
+        var output: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: max(piece, 1)) {
+            let failure = bytes[start..<min(start + max(piece, 1), bytes.count)].withUnsafeBytes { input in
+                decoder.decode(input) { decodedPiece in
+                    output += decodedPiece
+                    return output.count > 1 << 20 ? .tooLarge(limit: 1 << 20) : nil
+                }
+            }
+            if let failure { return (Array(output.prefix(1 << 20)), failure) }
+        }
+        return (output, decoder.finish())
     }
 
     static func retryAfter(_ value: String) {

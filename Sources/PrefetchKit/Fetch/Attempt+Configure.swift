@@ -14,8 +14,10 @@ extension Attempt {
         try easy.set(CURLOPT_MAXREDIRS, 5, "CURLOPT_MAXREDIRS")
         // HTTP/2 only when TLS negotiates it; never cleartext h2c.
         try easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "CURLOPT_HTTP_VERSION")
-        // No CURLOPT_ACCEPT_ENCODING: no Accept-Encoding header goes out, so servers answer identity and
-        // the bytes stored are the bytes sent.
+        // `Accept-Encoding: identity` goes out with the other headers (`FetchRequest.defaultHeaders`), and
+        // libcurl never decodes: its write callback would see only decoded bytes, and a digest header
+        // covers the bytes as sent. A body in a content coding anyway is decoded by `ContentDecoder`.
+        try easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0, "CURLOPT_HTTP_CONTENT_DECODING")
 
         let total = max(request.timeout, .milliseconds(1))
         let patience = min(total, .seconds(10))
@@ -24,6 +26,8 @@ extension Attempt {
         // Under 1 byte/s for `patience` aborts a stalled server.
         try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1, "CURLOPT_LOW_SPEED_LIMIT")
         try easy.set(CURLOPT_LOW_SPEED_TIME, max(Int((patience / .seconds(1)).rounded(.up)), 1), "CURLOPT_LOW_SPEED_TIME")
+        // A declared length over `maxBytes` is refused before any byte; the bytes received and, for an
+        // encoded body, the decoded bytes are held to it as they come (`Attempt.receive`, `BodySink`).
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maxBytes, "CURLOPT_MAXFILESIZE_LARGE")
         // The curl tool's receive buffer, not the library's 16 KiB: fewer write callbacks and
         // write(2) calls per body.

@@ -2,9 +2,10 @@ internal import Glibc
 internal import CCurl
 import Foundation
 
-/// One attempt of one request on one easy handle: the destination file, the body counter, and the
-/// callbacks libcurl makes while it runs. Lives on the network thread only; the body's bytes go to the
-/// file through the `BodyWriter`, a chunk at a time.
+/// One attempt of one request on one easy handle: the destination file, and the callbacks libcurl
+/// makes while it runs. Lives on the network thread only. A kept body's bytes, as they arrive, go into
+/// the server's digest check, then through the `ContentDecoder` when the response has a content coding,
+/// and then into the `BodySink`, which counts, hashes and writes them.
 final class Attempt {
     let job: PendingFetch
     let easy: Easy
@@ -12,14 +13,13 @@ final class Attempt {
     private let writer: BodyWriter
     /// The open destination, until it is closed or handed over with a kept body.
     private var body: BodyFile?
-    /// The chunk being filled, its bytes so far, and the file offset it starts at.
-    private var chunk: BodyWriter.Chunk?
-    private var filled = 0
-    private var offset: Int64 = 0
+    /// Where the kept body goes once decoded; made with the destination.
+    private var sink: BodySink?
     /// Whether this attempt created the destination, and so may remove it.
     private var ownsDestination = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var bytes: Int64 = 0
+    /// Bytes of a 2xx body received, before any decoding.
+    private var received: Int64 = 0
     /// Decided at the first body byte: only a 2xx body goes to the file. Any other status decides the
     /// outcome by itself: its body is read and dropped while it is small (an error page, so the
     /// connection stays usable), and a larger one aborts the transfer; `maxBytes` does not apply.
@@ -30,15 +30,15 @@ final class Attempt {
     private var droppedBytes = 0
     /// True once the transfer was aborted for such a body.
     private var droppedStatusBody = false
-    private var exceededLimit = false
-    private var writeFailure: Int32?
+    /// Why receiving a kept body stopped: too large, a write that failed, a coding not decoded or corrupt.
+    private var bodyFailure: FetchError?
+    /// Set up at a kept body's first byte (or at its end when it had none) from the response's headers.
+    private var bodyStarted = false
+    private var decoder: ContentDecoder?
+    private var serverDigest: DigestCheck?
+    private var digestWarnings: [String] = []
     /// Why the network policy refused a request of this attempt.
     private var refusal: String?
-    /// Checksums the body as it leaves the attempt, when the request asks for it: bytes the network
-    /// thread hands over or writes itself are added there, the last chunk's on the writer thread.
-    private let hasher: ContentHasher?
-    /// The body's first bytes, up to `keptHeadBytes`.
-    private var head: [UInt8] = []
 
     /// What an attempt came to, before the retry policy looks at it.
     struct Settled: Sendable {
@@ -49,23 +49,26 @@ final class Attempt {
         fileprivate(set) var body: BodyFile?
         /// The kept body's last bytes, not yet handed to the writer: they go with the file's close.
         fileprivate(set) var lastChunk: BodyWriter.Filled?
-        /// The kept body's checksum, still to take the last chunk (see `outcome(afterWrites:)`).
-        fileprivate(set) var checksum: BodyWriter.PendingChecksum?
+        /// The kept body's hashes, still to take the last chunk (see `outcome(afterWrites:)`).
+        fileprivate(set) var hashes: BodyWriter.PendingHashes?
         fileprivate(set) var destination = ""
         /// Whether the attempt created the kept body's file (not a descriptor the caller owns).
         fileprivate(set) var ownsDestination = false
 
         /// The outcome once a kept body's writes are done, given their first failure: the success
-        /// with the body's checksum, or, after a failure, `.destination`, and a file the attempt
-        /// created is removed.
+        /// with the body's checksum, or, after a failure or for a body that is not the one its
+        /// `url_file` line expects, that failure, and a file the attempt created is removed.
         func outcome(afterWrites failure: Int32?) -> Result<FetchResponse, FetchError> {
-            if let failure {
+            guard case .success(var response) = outcome, let hashes else { return outcome }
+            let hashed = failure.map { .failure(.destination(path: destination, code: $0)) } ?? hashes.hashes.finalize()
+            switch hashed {
+            case .success(let checksum):
+                response.checksum = checksum
+                return .success(response)
+            case .failure(let error):
                 if ownsDestination { unlink(destination) }
-                return .failure(.destination(path: destination, code: failure))
+                return .failure(error)
             }
-            guard case .success(var response) = outcome, let checksum else { return outcome }
-            response.checksum = checksum.hasher.finalize()
-            return .success(response)
         }
     }
 
@@ -74,7 +77,6 @@ final class Attempt {
         self.easy = easy
         self.mailbox = mailbox
         self.writer = writer
-        hasher = job.request.computesChecksum ? ContentHasher() : nil
     }
 
     deinit {
@@ -98,6 +100,7 @@ final class Attempt {
             ownsDestination = true
         }
         body = file
+        sink = BodySink(file: file, writer: writer, request: job.request)
         // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
         // close once it has been truncated, which would cost the network thread a writeback per body.
         var info = stat()
@@ -118,13 +121,14 @@ final class Attempt {
             startTransfer: easy.duration(CURLINFO_STARTTRANSFER_TIME_T)
         )
         var settled = Settled(outcome: classify(code, headers: headers), headers: headers, timings: timings)
-        if case .success(let response) = settled.outcome, response.kind == .ok, let body {
-            settled.lastChunk = takeFilledChunk()
-            settled.checksum = hasher.map { BodyWriter.PendingChecksum(hasher: $0) }
+        if case .success(let response) = settled.outcome, response.kind == .ok, let body, let sink {
+            settled.lastChunk = sink.takeFilledChunk()
+            settled.hashes = BodyWriter.PendingHashes(hashes: sink.hashes)
             settled.body = body
             settled.destination = job.request.destination
             settled.ownsDestination = ownsDestination
             self.body = nil
+            self.sink = nil
             ownsDestination = false
         } else {
             closeDestination()
@@ -148,14 +152,14 @@ final class Attempt {
             return .failure(.http(status: status))
         }
         guard code == CURLE_OK else {
-            if exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
+            if code == CURLE_FILESIZE_EXCEEDED {
                 return .failure(.tooLarge(limit: job.request.maxBytes))
+            }
+            if let bodyFailure {
+                return .failure(bodyFailure)
             }
             if let refusal {
                 return .failure(.blockedNetwork(refusal))
-            }
-            if let writeFailure {
-                return .failure(.destination(path: job.request.destination, code: writeFailure))
             }
             let message = scrubbed(easy.message(for: code), hiding: secrets(of: job.request))
             if isOversizedHeader(code, message: message) {
@@ -173,10 +177,16 @@ final class Attempt {
         }
         let finalURL = URLRedaction.shown(easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url,
                                           hiding: job.request.hiddenParams)
-        var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: bytes)
-        if kind == .ok {
-            response.head = head
+        guard kind == .ok else {
+            return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: 0))
         }
+        if !bodyStarted { startBody() }
+        if let failure = bodyFailure ?? decoder?.finish() ?? serverDigest?.verdict() {
+            return .failure(failure)
+        }
+        var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: sink?.bytes ?? 0)
+        response.head = sink?.head ?? []
+        response.warnings = digestWarnings
         return .success(response)
     }
 
@@ -191,8 +201,8 @@ final class Attempt {
         }
     }
 
-    /// The write callback: counts a 2xx body against `maxBytes` and streams it into the file; the body
-    /// of any other status is dropped. Returning less than `count` makes libcurl abort the transfer.
+    /// The write callback: a 2xx body goes on to be checked, decoded and stored; the body of any other
+    /// status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         if keepsBody == nil {
             keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
@@ -205,68 +215,31 @@ final class Attempt {
             }
             return count
         }
-        bytes += Int64(count)
-        if bytes > job.request.maxBytes {
-            exceededLimit = true
-            return 0
+        if !bodyStarted { startBody() }
+        received += Int64(count)
+        if received > job.request.maxBytes {
+            bodyFailure = .tooLarge(limit: job.request.maxBytes)
         }
-        if let failure = store(UnsafeRawBufferPointer(start: data, count: count)) {
-            writeFailure = failure
-            return 0
-        }
-        let wanted = job.request.keptHeadBytes - head.count
-        if wanted > 0 {
-            head.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(wanted, count)))
-        }
-        return count
+        guard bodyFailure == nil, let sink else { return 0 }
+        let bytes = UnsafeRawBufferPointer(start: data, count: count)
+        serverDigest?.update(bytes)
+        bodyFailure = decoder.map { $0.decode(bytes, into: sink.take) } ?? sink.take(bytes)
+        return bodyFailure == nil ? count : 0
     }
 
-    /// Copies body bytes into chunks and hands each full one to the writer. When every chunk is in use
-    /// (the writers are behind), writes the bytes itself. The system's error number when that write fails.
-    private func store(_ bytes: UnsafeRawBufferPointer) -> Int32? {
-        guard let body else { return EBADF }
-        var rest = bytes
-        while !rest.isEmpty {
-            if chunk == nil {
-                chunk = writer.takeChunk()
-            }
-            guard let current = chunk else {
-                hasher?.update(rest)
-                let failure = BodyFile.writeAll(rest, to: body.descriptor, at: offset)
-                offset += Int64(rest.count)
-                return failure
-            }
-            let count = min(rest.count, BodyWriter.chunkSize - filled)
-            (current.base + filled).copyMemory(from: rest.baseAddress!, byteCount: count)
-            filled += count
-            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(count))
-            if filled == BodyWriter.chunkSize {
-                handOverChunk()
-            }
+    /// Reads what the final response's headers say of its body: the content codings to undo (one not
+    /// decoded fails the body here) and the digest to check the bytes as sent against.
+    private func startBody() {
+        bodyStarted = true
+        do throws(FetchError) {
+            decoder = try ContentDecoder.make(contentEncoding: easy.headerValues("Content-Encoding"))
+        } catch {
+            bodyFailure = error
         }
-        return nil
-    }
-
-    /// Hands the chunk being filled, if it holds anything, to the writer.
-    private func handOverChunk() {
-        guard let body, let filledChunk = takeFilledChunk() else { return }
-        hasher?.update(filledChunk.bytes)
-        writer.write(filledChunk, to: body)
-    }
-
-    /// The chunk being filled with its bytes and offset, when it holds any (an empty one goes back).
-    private func takeFilledChunk() -> BodyWriter.Filled? {
-        guard let current = chunk else { return nil }
-        chunk = nil
-        defer {
-            offset += Int64(filled)
-            filled = 0
-        }
-        guard filled > 0 else {
-            writer.giveBack(current)
-            return nil
-        }
-        return BodyWriter.Filled(chunk: current, count: filled, offset: offset)
+        let choice = ServerDigest.choose(contentMD5: easy.headerValues("Content-MD5"), digest: easy.headerValues("Digest"),
+                                         reprDigest: easy.headerValues("Repr-Digest"))
+        serverDigest = choice.expected.map(DigestCheck.init)
+        digestWarnings = choice.warnings
     }
 
     /// The header callback: at the blank line ending a final response's headers, reports the response.
@@ -293,11 +266,8 @@ final class Attempt {
 
     /// Drops the chunk being filled, waits for the writes in flight and closes the destination.
     private func closeDestination() {
-        if let current = chunk {
-            writer.giveBack(current)
-            chunk = nil
-            filled = 0
-        }
+        sink?.dropChunk()
+        sink = nil
         body?.closeAfterWrites()
         body = nil
     }

@@ -71,10 +71,10 @@ final class BodyWriter: Sendable {
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: chunk.base, count: count) }
     }
 
-    /// A body's checksum in progress, handed from the network thread to the writer that takes the
-    /// body's last chunk. One thread uses it at a time; the hand-over through the file's lane orders them.
-    struct PendingChecksum: @unchecked Sendable {
-        let hasher: ContentHasher
+    /// A body's hashes in progress, handed from the network thread to the writer that takes the
+    /// body's last chunk. One thread uses them at a time; the hand-over through the file's lane orders them.
+    struct PendingHashes: @unchecked Sendable {
+        let hashes: StoredBodyHashes
     }
 
     /// Writes the chunk's bytes into the file on a writer thread; the chunk goes back to the spare set after.
@@ -89,14 +89,14 @@ final class BodyWriter: Sendable {
     /// with their first failure, always on a writer thread: the last chunk (or a no-op) is queued
     /// behind the file's other chunks, so whichever write ends last closes the file there, never on
     /// the network thread. One hand-off per body that fits in a chunk. The last chunk goes into
-    /// `checksum` there too, which for most bodies is all of the checksum's work.
+    /// `hashes` there too, which for most bodies is all of the hashes' work.
     func close(
-        _ file: BodyFile, after last: Filled?, checksum: PendingChecksum?, then: @escaping @Sendable (Int32?) -> Void
+        _ file: BodyFile, after last: Filled?, hashes: PendingHashes?, then: @escaping @Sendable (Int32?) -> Void
     ) {
         file.beginWrite()
         file.closeWhenWritten(then: then)
         lane(of: file).submit { [self] in
-            if let last { checksum?.hasher.update(last.bytes) }
+            if let last { hashes?.hashes.update(last.bytes) }
             file.endWrite(failure: last.flatMap { writeOut($0, to: file) })
         }
     }

@@ -96,6 +96,20 @@ final class Easy {
         return found.map { String(cString: $0.pointee.value) }
     }
 
+    /// Every value of a header of the latest response, in the order its lines came.
+    func headerValues(_ name: String) -> [String] {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+              let amount = found?.pointee.amount
+        else { return [] }
+        return (0..<amount).compactMap { index in
+            guard index == 0 || curl_easy_header(handle, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK else {
+                return nil
+            }
+            return found.map { String(cString: $0.pointee.value) }
+        }
+    }
+
     /// libcurl's own message for a failed transfer: the error buffer, else the code's description.
     func message(for code: CURLcode) -> String {
         if errorBuffer[0] != 0 {

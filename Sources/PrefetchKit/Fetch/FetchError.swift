@@ -30,6 +30,12 @@ package enum FetchError: Error, Sendable, Equatable {
     /// The server's answer is not one an HTTP client takes: headers over libcurl's limits (300 KB in
     /// all, 100 KB a line).
     case badResponse(String)
+    /// The body is not the one its server's digest header or its `url_file` line gives.
+    case digestMismatch(String)
+    /// The body came in a content coding prefetchd does not decode.
+    case unsupportedEncoding(String)
+    /// The body's content coding cannot be undone: a corrupt or unfinished stream.
+    case badEncoding(String)
     /// The destination file could not be created or written; `code` is the system's error number.
     case destination(path: String, code: Int32)
     /// Any other libcurl failure.
@@ -41,7 +47,7 @@ package enum FetchError: Error, Sendable, Equatable {
 
     /// A stable name: `http_404`, `http_410`, `http_status`, `timeout`, `connect_failed`, `dns`, `reset`,
     /// `truncated_body`, `too_large`, `too_many_redirects`, `blocked_protocol`, `tls`, `blocked_network`, `invalid_request`,
-    /// `bad_response`, `destination`, `curl_error`, `cancelled`, `engine_stopped`.
+    /// `bad_response`, `digest_mismatch`, `unsupported_encoding`, `bad_encoding`, `destination`, `curl_error`, `cancelled`, `engine_stopped`.
     package var reason: String {
         switch self {
         case .http(let status) where status == 404 || status == 410: "http_\(status)"
@@ -58,6 +64,9 @@ package enum FetchError: Error, Sendable, Equatable {
         case .blockedNetwork: "blocked_network"
         case .invalidRequest: "invalid_request"
         case .badResponse: "bad_response"
+        case .digestMismatch: "digest_mismatch"
+        case .unsupportedEncoding: "unsupported_encoding"
+        case .badEncoding: "bad_encoding"
         case .destination: "destination"
         case .curl: "curl_error"
         case .cancelled: "cancelled"
@@ -87,6 +96,9 @@ extension FetchError: CustomStringConvertible {
         case .blockedNetwork(let message): "The request was refused by the job's network rules: \(message)."
         case .invalidRequest(let message): "The request is invalid: \(message)."
         case .badResponse(let message): "The server's response cannot be read: \(message)."
+        case .digestMismatch(let message): "The body does not match its digest: \(message)."
+        case .unsupportedEncoding(let message): "The body cannot be decoded: \(message)."
+        case .badEncoding(let message): "The body cannot be decoded: \(message)."
         case .destination(let path, let code): "The body cannot be written to \(path): \(String(cString: strerror(code)))."
         case .curl(let code, let message): "libcurl failed with code \(code): \(message)."
         case .cancelled: "The transfer was cancelled."

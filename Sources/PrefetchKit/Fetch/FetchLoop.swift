@@ -154,7 +154,7 @@ final class FetchLoop {
                 return mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
             }
             let mailbox = mailbox
-            writer.close(body, after: settled.lastChunk, checksum: settled.checksum) { failure in
+            writer.close(body, after: settled.lastChunk, hashes: settled.hashes) { failure in
                 mailbox.deliverOnWriter(job.result(settled.outcome(afterWrites: failure), timings: settled.timings), to: job.completion)
             }
             return

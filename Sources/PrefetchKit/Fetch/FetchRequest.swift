@@ -18,7 +18,7 @@ package struct FetchRequest: Sendable {
     /// writes it from offset 0, truncating what an earlier attempt left; the engine never closes or
     /// removes it, and writes nothing more once the result is delivered.
     package var destinationDescriptor: Int32?
-    /// Extra request headers. `Accept` and `User-Agent` default to `defaultHeaders` unless given here
+    /// Extra request headers. `Accept`, `Accept-Encoding` and `User-Agent` default to `defaultHeaders` unless given here
     /// (names compare case-insensitively).
     package var headers: [String: String] {
         didSet { unconditionalHeaderLines = Self.headerLines(headers, validators: nil) }
@@ -48,6 +48,9 @@ package struct FetchRequest: Sendable {
     package var shownURL: String { URLRedaction.shown(url, hiding: hiddenParams) }
     /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
     package var computesChecksum = false
+    /// The digest the body must have as stored, after any content decoding (a `url_file` line's); a
+    /// body that does not fails as `digest_mismatch`.
+    package var expectedDigest: ExpectedDigest?
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
     package var keptHeadBytes = 0
     /// Start only while fewer transfers than this run, as well as fewer than the engine's
@@ -57,8 +60,11 @@ package struct FetchRequest: Sendable {
     /// engine's `perHost`.
     package var perHost = Int.max
 
+    /// `Accept-Encoding: identity` asks for the body as it is; one sent in another coding anyway is
+    /// decoded (`ContentDecoder`).
     package static let defaultHeaders: [String: String] = [
         "Accept": "image/*,*/*;q=0.8",
+        "Accept-Encoding": "identity",
         "User-Agent": "prefetchd/\(PrefetchVersion.string)",
     ]
 

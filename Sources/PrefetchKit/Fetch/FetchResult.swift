@@ -34,13 +34,15 @@ package struct FetchResponse: Sendable, Equatable {
     /// The URL after redirects, redacted.
     package let finalURL: String
     package let headers: ResponseHeaders
-    /// Body bytes received (and written to the destination for `.ok`).
+    /// Body bytes written to the destination for `.ok`, after any content decoding.
     package let bytes: Int64
     /// The body's checksum (`ContentHasher`), computed as it streamed, when the request asked for it.
     package var checksum: String? = nil
     /// The body's first `FetchRequest.keptHeadBytes` bytes (fewer when it is shorter), kept in memory
     /// as they streamed, so a header check does not read the file back.
     package var head: [UInt8] = []
+    /// What a person should know of a response that still succeeded: a digest header left out as malformed.
+    package var warnings: [String] = []
 }
 
 /// The response headers the cache and the retry policy care about.

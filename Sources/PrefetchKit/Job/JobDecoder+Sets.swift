@@ -127,10 +127,19 @@ extension JobDecoder {
         var invalid = 0
         while let entry = reader.nextEntry() {
             count += 1
-            guard let problem = URLCheck.problem(entry.url) else { continue }
+            var problems: [(column: Int, message: String)] = URLCheck.problem(entry.url).map { [(entry.column, $0)] } ?? []
+            do throws(ValueProblem) {
+                _ = try entry.expectedDigest()
+            } catch {
+                problems.append((entry.digest?.column ?? 0, error.message))
+            }
+            guard !problems.isEmpty else { continue }
             invalid += 1
             if invalid <= Self.maxURLFileDiagnostics {
-                append(JobDiagnostic(file: resolved, line: reader.lineNumber, column: entry.column, keyPath: path, message: problem))
+                for problem in problems {
+                    append(JobDiagnostic(file: resolved, line: reader.lineNumber, column: problem.column, keyPath: path,
+                                         message: problem.message))
+                }
             }
         }
         if invalid > Self.maxURLFileDiagnostics {

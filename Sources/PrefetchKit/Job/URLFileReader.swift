@@ -1,7 +1,8 @@
 internal import Glibc
 
-/// Reads a URL file one entry at a time through a fixed buffer: one URL per line, leading and
-/// trailing blanks ignored, blank lines and lines starting with `#` skipped.
+/// Reads a URL file one entry at a time through a fixed buffer: one URL per line, optionally followed
+/// by blanks and a digest (`URLFileLine`), leading and trailing blanks ignored, blank lines and lines
+/// starting with `#` skipped.
 ///
 /// Owns the `FILE` it opens and closes it in `deinit`. Memory use is the buffer plus the longest line.
 final class URLFileReader {
@@ -35,9 +36,9 @@ final class URLFileReader {
         buffer.deallocate()
     }
 
-    /// The next entry and its 1-based column; nil at the end or on failure.
-    func nextEntry() -> (url: String, column: Int)? {
-        var entry: (url: String, column: Int)?
+    /// The next entry; nil at the end or on failure.
+    func nextEntry() -> URLFileLine? {
+        var entry: URLFileLine?
         while entry == nil {
             let read = nextLine { line in
                 // A UTF-8 byte order mark (as some editors save) is not part of the first URL.
@@ -46,11 +47,25 @@ final class URLFileReader {
                 while first < last, Self.isBlank(line[first]) { first += 1 }
                 while last > first, Self.isBlank(line[last - 1]) { last -= 1 }
                 guard first < last, line[first] != UInt8(ascii: "#") else { return }
-                entry = (String(decoding: UnsafeBufferPointer(rebasing: line[first..<last]), as: UTF8.self), first + 1)
+                var urlEnd = first
+                while urlEnd < last, !Self.isSeparator(line[urlEnd]) { urlEnd += 1 }
+                var digestStart = urlEnd
+                while digestStart < last, Self.isSeparator(line[digestStart]) { digestStart += 1 }
+                let digest = digestStart < last ? (text(line[digestStart..<last]), digestStart + 1) : nil
+                entry = URLFileLine(url: text(line[first..<urlEnd]), column: first + 1, digest: digest)
             }
             guard read else { return nil }
         }
         return entry
+    }
+
+    private func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+
+    /// What separates a line's URL from its digest.
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {

@@ -61,18 +61,28 @@ package struct URLSource: Sequence, Sendable, Equatable {
         }
 
         package mutating func next() -> String? {
+            nextEntry()?.url
+        }
+
+        /// The next URL with the digest its URL file line gives, if any.
+        package mutating func nextEntry() -> URLEntry? {
             switch state {
             case .list(var urls):
                 defer { state = .list(urls) }
-                return urls.next()
+                return urls.next().map { URLEntry(url: $0) }
             case .pattern(var urls):
                 defer { state = .pattern(urls) }
-                return urls.next()
+                return urls.next().map { URLEntry(url: $0) }
             case .file(let reader, let keyPath):
-                if let entry = reader.nextEntry() {
-                    return entry.url
-                }
-                if let message = reader.failure {
+                if let line = reader.nextEntry() {
+                    do throws(ValueProblem) {
+                        return URLEntry(url: line.url, expectedDigest: try line.expectedDigest())
+                    } catch {
+                        // The file changed since the job loaded: a line that was checked is not one now.
+                        failure = JobDiagnostic(file: reader.path, line: reader.lineNumber, column: line.digest?.column ?? 0,
+                                                keyPath: keyPath, message: error.message)
+                    }
+                } else if let message = reader.failure {
                     failure = JobDiagnostic(
                         file: reader.path, line: reader.lineNumber + 1, column: 1, keyPath: keyPath, message: message)
                 }
@@ -82,5 +92,16 @@ package struct URLSource: Sequence, Sendable, Equatable {
                 return nil
             }
         }
+    }
+}
+
+/// One URL of a source, and the digest its body must have as stored when a URL file line gives one.
+package struct URLEntry: Sendable, Equatable {
+    package var url: String
+    package var expectedDigest: ExpectedDigest?
+
+    package init(url: String, expectedDigest: ExpectedDigest? = nil) {
+        self.url = url
+        self.expectedDigest = expectedDigest
     }
 }

@@ -40,6 +40,9 @@ extension Prefetcher {
     /// A body that fails is dropped with `body` (closed, and removed if it has a name).
     private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
         let set = plan.sets[item.setIndex]
+        for warning in response.warnings {
+            log.note("\(item.shownURL) [\(set.name)]: \(warning)")
+        }
         let info: ImageInfo?
         do {
             info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)

@@ -88,6 +88,7 @@ extension Prefetcher {
         request.destination = body.shownPath
         request.destinationDescriptor = body.descriptor
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
+        request.expectedDigest = item.expectedDigest
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
             workers.submit { [self] in

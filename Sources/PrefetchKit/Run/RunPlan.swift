@@ -7,6 +7,8 @@ package struct PlanItem: Sendable, Equatable {
     /// The URL as logs, reports and the index show it: any password and the values of the set's
     /// `redact_params` replaced by `***`.
     package var shownURL: String
+    /// The digest the stored body must have, when the set's URL file gives one for this URL.
+    package var expectedDigest: ExpectedDigest? = nil
 }
 
 /// The job's URLs in the order they are scheduled, streamed from the sets' sources so memory does
@@ -38,7 +40,7 @@ package struct RunPlan: Sequence, Sendable {
         private let sets: [JobSet]
         private var setIndex = 0
         private var source: URLSource.Iterator?
-        private var window: [String] = []
+        private var window: [URLEntry] = []
         /// The first source that could not be read to its end, if any.
         package private(set) var failure: JobDiagnostic?
 
@@ -50,9 +52,11 @@ package struct RunPlan: Sequence, Sendable {
             while setIndex < sets.count {
                 let set = sets[setIndex]
                 if source == nil { source = set.urls.makeIterator() }
-                if let url = nextURL(of: set) {
+                if let entry = nextEntry(of: set) {
+                    let url = entry.url
                     return PlanItem(url: url, key: set.options.cacheKey.key(for: URLRedaction.keyed(url)), setIndex: setIndex,
-                                    shownURL: URLRedaction.shown(url, hiding: set.options.redactParams))
+                                    shownURL: URLRedaction.shown(url, hiding: set.options.redactParams),
+                                    expectedDigest: entry.expectedDigest)
                 }
                 if let problem = source?.failure, failure == nil { failure = problem }
                 source = nil
@@ -61,11 +65,11 @@ package struct RunPlan: Sequence, Sendable {
             return nil
         }
 
-        private mutating func nextURL(of set: JobSet) -> String? {
-            guard set.options.order == .lifo else { return source?.next() }
+        private mutating func nextEntry(of set: JobSet) -> URLEntry? {
+            guard set.options.order == .lifo else { return source?.nextEntry() }
             if window.isEmpty {
-                while window.count < RunPlan.lifoWindow, let url = source?.next() {
-                    window.append(url)
+                while window.count < RunPlan.lifoWindow, let entry = source?.nextEntry() {
+                    window.append(entry)
                 }
             }
             return window.popLast()

@@ -53,6 +53,32 @@ import Testing
         #expect(outcome.stderr.contains("ftp://"))
     }
 
+    /// A URL file's digest column: good ones pass with comments and blank lines around them; each bad
+    /// one is one line naming the URL file, its line and column.
+    @Test func urlFileDigestsAreChecked() throws {
+        let folder = try TemporaryDirectory()
+        let sha256 = String(repeating: "0", count: 64)
+        try folder.write("good.txt", "# listed\n\nhttp://127.0.0.1:1/a.png sha256:\(sha256)\nhttp://127.0.0.1:1/b.png\n")
+        try folder.write("bad.txt", "http://127.0.0.1:1/a.png sha1:\(sha256)\n# fine\nhttp://127.0.0.1:1/b.png sha256:\(sha256)0\n"
+                         + "http://127.0.0.1:1/c.png sha512:\(sha256)\(sha256.dropLast())x\n")
+        try folder.write("good.yaml", "version: 1\nsets: [{ name: a, url_file: good.txt }]\n")
+        try folder.write("bad.yaml", "version: 1\nsets: [{ name: a, url_file: bad.txt }]\n")
+
+        let good = try Binary.run(["check", "good.yaml"], in: folder.url)
+        let bad = try Binary.run(["check", "bad.yaml"], in: folder.url)
+
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.hasPrefix("good.yaml: ok — 1 set, 2 URLs"))
+        #expect(bad.status == 2)
+        let lines = bad.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first?.hasPrefix("bad.txt:1:26: sets[0].url_file: `sha1:") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("bad.txt:3:26: sets[0].url_file: the sha256 digest") == true)
+        #expect(lines.dropFirst().first?.hasSuffix("has 65 hex digits, not 64") == true)
+        #expect(lines.last?.hasPrefix("bad.txt:4:26: sets[0].url_file: the sha512 digest") == true)
+        #expect(lines.last?.hasSuffix("is not a hex digit at character 135") == true)
+    }
+
     @Test func missingJobFileArgumentIsAUsageError() throws {
         let outcome = try Binary.run(["check"])
         #expect(outcome.status == 2)

@@ -31,7 +31,7 @@ struct FetchEngineTests {
 
         #expect(headers.contains("Accept: image/*,*/*;q=0.8\n"))
         #expect(headers.contains("User-Agent: prefetchd/\(PrefetchVersion.string)\n"))
-        #expect(!headers.contains("Accept-Encoding"))
+        #expect(headers.contains("Accept-Encoding: identity\n"))
     }
 
     /// Client errors, and the statuses a GET never asked for: no Range is sent, so a 206 is part of a

@@ -48,13 +48,14 @@ import Testing
 
     @Test func defaultHeadersGiveWayToTheRequestsOwn() {
         let plain = FetchRequest(url: "http://h/x", destination: "/tmp/x")
-        #expect(plain.headerLines == ["Accept: image/*,*/*;q=0.8", "User-Agent: prefetchd/\(PrefetchVersion.string)"])
+        #expect(plain.headerLines == ["Accept: image/*,*/*;q=0.8", "Accept-Encoding: identity",
+                                      "User-Agent: prefetchd/\(PrefetchVersion.string)"])
         let custom = FetchRequest(
-            url: "http://h/x", destination: "/tmp/x", headers: ["accept": "image/webp"],
+            url: "http://h/x", destination: "/tmp/x", headers: ["accept": "image/webp", "accept-encoding": "gzip"],
             validators: Validators(etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
         #expect(custom.headerLines == [
             "If-Modified-Since: Wed, 21 Oct 2015 07:28:00 GMT", "If-None-Match: \"v1\"",
-            "User-Agent: prefetchd/\(PrefetchVersion.string)", "accept: image/webp",
+            "User-Agent: prefetchd/\(PrefetchVersion.string)", "accept: image/webp", "accept-encoding: gzip",
         ])
     }
 }

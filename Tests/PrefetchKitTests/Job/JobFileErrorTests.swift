@@ -258,7 +258,9 @@ import Testing
             """)
         #expect(diagnostics.count == 7, "\(diagnostics)")
         for diagnostic in diagnostics {
-            #expect(diagnostic.description.contains("bob:***@"), "\(diagnostic)")
+            // A blank ends a URL file line's URL: what follows it is read as a digest, and shown without the URL.
+            let aboutTheURL = !diagnostic.message.hasPrefix("`b.png` is not a digest")
+            #expect(diagnostic.description.contains("bob:***@") == aboutTheURL, "\(diagnostic)")
             #expect(!diagnostic.description.contains("Secret") && !diagnostic.description.contains("cret"), "\(diagnostic)")
         }
     }

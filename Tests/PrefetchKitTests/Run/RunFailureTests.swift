@@ -40,6 +40,17 @@ struct FailureCase: Sendable, CustomTestStringConvertible {
                     permanent: true, testDescription: "redirect to file:///etc/passwd"),
         FailureCase(path: "/html-as-jpeg", defaults: [:], reason: "not_image", status: 200, attempts: 1,
                     permanent: true, testDescription: "HTML served as image/jpeg"),
+        // A mismatch says this body was wrong, not the URL: not retried now, tried again by the next run.
+        FailureCase(path: "/digest/digest-sha256/wrong", defaults: ["retries": "2"], reason: "digest_mismatch", status: nil,
+                    attempts: 1, permanent: false, testDescription: "body that does not match its Digest header"),
+        FailureCase(path: "/encoded/gzip/decoded", defaults: [:], reason: "digest_mismatch", status: nil, attempts: 1,
+                    permanent: false, testDescription: "gzip body whose Repr-Digest is of the decoded bytes"),
+        FailureCase(path: "/encoded/zstd", defaults: ["retries": "2"], reason: "unsupported_encoding", status: nil,
+                    attempts: 1, permanent: true, testDescription: "body in a coding not decoded (zstd)"),
+        FailureCase(path: "/encoded/corrupt-gzip", defaults: [:], reason: "bad_encoding", status: nil, attempts: 1,
+                    permanent: true, testDescription: "corrupt gzip body"),
+        FailureCase(path: "/gzip-bomb/1024", defaults: ["max_bytes": "1MiB"], reason: "too_large", status: nil,
+                    attempts: 1, permanent: true, testDescription: "gzip bomb cut at max_bytes of decoded bytes"),
         // An error's body is not the image: its status decides, whatever its size.
         FailureCase(path: "/status-body/500/3000000", defaults: ["retries": "2", "max_bytes": "64KiB"],
                     reason: "http_status", status: 500, attempts: 3, permanent: false,
