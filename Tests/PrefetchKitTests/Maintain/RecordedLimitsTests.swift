@@ -44,11 +44,8 @@ import Testing
     }
 
     @Test func cleanAndStatsOnTheCacheFolderUseTheLimitsTheRunRecorded() throws {
-        let server = try FixtureServer()
-        try TemporaryDirectory.withPath { folder in
-            let cache = folder + "/cache"
-            let job = try write(sizedBodiesJob("capped", cache: cache, limits: ["max_size: 4000", "trim_to: 0.5"], server: server),
-                                to: folder + "/capped.yaml")
+        try withJobs(["capped": ["max_size: 4000", "trim_to: 0.5"]]) { cache, files in
+            let job = files[0]
             let run = try Binary.run(["run", job])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(warnings(run).isEmpty, "a first run has nothing to disagree with: \(run.stderr)")
@@ -73,11 +70,8 @@ import Testing
     }
 
     @Test func aJobFileGivenToTheCommandAndItsFlagsOverrideTheRecordedLimits() throws {
-        let server = try FixtureServer()
-        try TemporaryDirectory.withPath { folder in
-            let cache = folder + "/cache"
-            let job = try write(sizedBodiesJob("capped", cache: cache, limits: ["max_size: 4000"], server: server), to: folder + "/capped.yaml")
-            let other = try write(sizedBodiesJob("other", cache: cache, limits: ["max_size: 6000"], server: server), to: folder + "/other.yaml")
+        try withJobs(["capped": ["max_size: 4000"], "other": ["max_size: 6000"]]) { cache, files in
+            let (job, other) = (files[0], files[1])
             #expect(try Binary.run(["run", job]).status == 0)
 
             let byJob = try #require(try statsJSON([other])["limits"] as? [String: [String: Any]])
@@ -91,13 +85,8 @@ import Testing
     }
 
     @Test func aRunWarnsWhenItsLimitsDisagreeWithTheRecordedOnes() throws {
-        let server = try FixtureServer()
-        try TemporaryDirectory.withPath { folder in
-            let cache = folder + "/cache"
-            let first = try write(sizedBodiesJob("first", cache: cache, limits: ["max_size: 1MiB", "max_age: 2d"], server: server),
-                                  to: folder + "/first.yaml")
-            let second = try write(sizedBodiesJob("second", cache: cache, limits: ["max_size: 2MiB", "max_age: 0"], server: server),
-                                   to: folder + "/second.yaml")
+        try withJobs(["first": ["max_size: 1MiB", "max_age: 2d"], "second": ["max_size: 2MiB", "max_age: 0"]]) { cache, files in
+            let (first, second) = (files[0], files[1])
             #expect(warnings(try Binary.run(["run", first])).isEmpty)
 
             let run = try Binary.run(["run", second])
@@ -130,9 +119,19 @@ import Testing
         run.stderr.split(separator: "\n").filter { !$0.contains(" requested, ") }
     }
 
-    private func write(_ text: String, to path: String) throws -> String {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+    /// Writes `<name>.yaml` for each of `jobs` (a name and its `cache:` limit lines), all on one
+    /// cache, and runs `body` with the cache folder and the files, in order.
+    private func withJobs(_ jobs: KeyValuePairs<String, [String]>, _ body: (_ cache: String, _ files: [String]) throws -> Void) throws {
+        let server = try FixtureServer()
+        try TemporaryDirectory.withPath { folder in
+            let cache = folder + "/cache"
+            let files = try jobs.map { name, limits in
+                let path = folder + "/\(name).yaml"
+                try sizedBodiesJob(name, cache: cache, limits: limits, server: server).write(toFile: path, atomically: true, encoding: .utf8)
+                return path
+            }
+            try body(cache, files)
+        }
     }
 
     private func statsJSON(_ arguments: [String]) throws -> [String: Any] {
