@@ -15,8 +15,8 @@ package struct CacheStats: Sendable, Equatable {
     package var layout: CacheLayout
     package var entries: Int
     package var bytes: Int64
-    /// The cap the report compares against; 0 = none.
-    package var maxSize: Int64
+    /// The limits a clean without other limits would apply, with their sources.
+    package var limits: ResolvedLimits
     package var byFormat: [CacheGroupTotal]
     package var bySet: [CacheGroupTotal]
     package var byHost: [CacheGroupTotal]
@@ -36,6 +36,8 @@ package struct CacheStats: Sendable, Equatable {
     package var generated: Date
 
     package var lastRun: RunRecord? { runs.first }
+    /// The cap the report compares against; 0 = none.
+    package var maxSize: Int64 { limits.limits.maxSize }
 
     /// The bucket edges of both histograms.
     package static let ageEdges: [(label: String, seconds: TimeInterval?)] = [
@@ -43,16 +45,18 @@ package struct CacheStats: Sendable, Equatable {
         ("30 - 90 d", 90 * 86_400), (">= 90 d", nil),
     ]
 
-    /// Reads the stats of `cache`; `maxSize` is the cap to compare with (0 = none).
+    /// Reads the stats of `cache`, with the limits its runs recorded under `overrides`.
     package static func collect(
-        from cache: DiskCache, maxSize: Int64 = 0, now: Date = Date(), largestCount: Int = 10, runCount: Int = 10
+        from cache: DiskCache, overrides: LimitOverrides = LimitOverrides(), now: Date = Date(), largestCount: Int = 10,
+        runCount: Int = 10
     ) throws(CacheError) -> CacheStats {
         try cache.flush()
         let index = cache.index
+        let limits = ResolvedLimits(recorded: try index.recordedLimits(), overrides: overrides)
         let all = try index.totals("all").first
         let fetched = try index.timeRange(of: "fetched_at")
         return CacheStats(
-            cache: cache.root, layout: cache.layout, entries: all?.entries ?? 0, bytes: all?.bytes ?? 0, maxSize: maxSize,
+            cache: cache.root, layout: cache.layout, entries: all?.entries ?? 0, bytes: all?.bytes ?? 0, limits: limits,
             byFormat: try index.totals("format").map { named($0, "unknown") },
             bySet: try index.totals("set").map { named($0, "(none)") },
             byHost: try index.totals("host").map { named($0, "(unknown)") },

@@ -18,10 +18,15 @@ package enum MaintenanceTarget {
 }
 
 extension MaintenanceTarget {
-    /// The stats of the existing cache at `folder`.
-    package static func stats(_ folder: String, maxSize: Int64 = 0) throws(MaintenanceError) -> CacheStats {
+    /// The stats of the existing cache at `folder`, its recorded limits under `overrides`.
+    package static func stats(_ folder: String, overrides: LimitOverrides) throws(MaintenanceError) -> CacheStats {
         let cache = try open(folder, for: .read)
-        return try wrap { () throws(CacheError) in try CacheStats.collect(from: cache, maxSize: maxSize) }
+        return try wrap { () throws(CacheError) in try CacheStats.collect(from: cache, overrides: overrides) }
+    }
+
+    /// The limits a clean of `cache` applies: those its runs recorded under `overrides`.
+    package static func limits(of cache: DiskCache, _ overrides: LimitOverrides) throws(MaintenanceError) -> ResolvedLimits {
+        try wrap { () throws(CacheError) in ResolvedLimits(recorded: try cache.index.recordedLimits(), overrides: overrides) }
     }
 
     /// Writes a report file atomically.

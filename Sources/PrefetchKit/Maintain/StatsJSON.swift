@@ -20,6 +20,7 @@ enum StatsJSON {
             "bytes": stats.bytes,
             "bytes_measure": "file data",
             "max_size": stats.maxSize,
+            "limits": limits(stats.limits),
             "by_format": Dictionary(uniqueKeysWithValues: stats.byFormat.map {
                 ($0.name, ["entries": $0.entries, "bytes": $0.bytes, "frames": $0.frames] as [String: Any])
             }),
@@ -42,5 +43,16 @@ enum StatsJSON {
         // Every value above is a string, number, array, dictionary or NSNull, which always serialise.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Each limit's value (max_size in bytes, max_age in seconds) and where it came from.
+    private static func limits(_ resolved: ResolvedLimits) -> [String: Any] {
+        let values: [CacheLimits.Field: Any] = [
+            .maxSize: resolved.limits.maxSize, .maxAge: resolved.limits.maxAge,
+            .expireBy: resolved.limits.expireBy.rawValue, .trimTo: resolved.limits.trimTo,
+        ]
+        return Dictionary(uniqueKeysWithValues: CacheLimits.Field.allCases.map {
+            ($0.rawValue, ["value": values[$0] ?? NSNull(), "source": resolved.source($0).rawValue] as [String: Any])
+        })
     }
 }

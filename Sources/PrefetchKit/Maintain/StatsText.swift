@@ -11,6 +11,7 @@ enum StatsText {
             "entries    \(stats.entries)",
             "bytes      \(stats.bytes) (\(ByteFormat.human(stats.bytes)); file data)",
             "max size   \(cap)",
+            "limits     \(stats.limits.summary)",
             "oldest     \(StatsSpelling.iso(stats.oldest) ?? "-")   newest \(StatsSpelling.iso(stats.newest) ?? "-")",
         ]
         lines += table("by format", stats.byFormat, total: stats.bytes, frames: true)

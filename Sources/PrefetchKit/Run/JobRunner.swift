@@ -104,7 +104,10 @@ package final class JobRunner: Sendable {
         } catch {
             return Self.unopened(job, cachePath: path, failure: error)
         }
-        if !options.settings.dryRun { cache.keepCleanReserve() }
+        if !options.settings.dryRun {
+            cache.keepCleanReserve()
+            if let warning = LimitRecord.record(job, in: cache) { options.log.note(warning) }
+        }
         let prefetcher: Prefetcher
         do {
             prefetcher = try Prefetcher(job: job, cache: cache, settings: options.settings, log: options.log)

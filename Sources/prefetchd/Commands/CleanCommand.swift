@@ -10,14 +10,16 @@ enum CleanCommand {
         synopsis: "clean [JOB.yaml | --cache DIR] [options]",
         summary: "Expire aged entries, trim the cache to its size cap, sweep temp and orphan files.",
         details: """
-            Limits come from the job file's cache section unless given here. Entries older than
+            Limits come from the flags, else the job file's cache section, else the limits the
+            cache's runs recorded (the tightest of every job's), else the defaults. Entries older than
             max_age (by expire_by) go first; then, while the cache is over max_size, least recently
             used entries go until it is at or below trim_to x max_size. Safe beside a running
             `prefetchd run` on the same cache. Sizes count bytes of file data (not allocated blocks).
             Then temp files older than an hour are deleted, and a seventh of the fan-out folders is
             checked for files without index rows (indexed, never deleted) and rows without files
-            (dropped), so nightly cleans cover the whole cache weekly. Without a job file the limits
-            are --max-age (default 7d, by last access) and --max-size (default: no cap), trim_to 0.8.
+            (dropped), so nightly cleans cover the whole cache weekly. The defaults: max_age 7d by
+            last access, no max_size, trim_to 0.8. The first line on stderr names each limit and
+            where it came from.
             A second clean waits up to 10 s for the first, then exits 3. It works on a full disk:
             it first frees the 2 MiB and four inodes the cache holds back for it (tmp/clean.reserve*),
             and holds them back again when done, or when SIGINT, SIGTERM or SIGHUP stops it (exit
@@ -40,19 +42,10 @@ enum CleanCommand {
 
     private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         let target = try MaintenanceCommand.target(arguments, command: "clean")
-        var policy = CleanPolicy()
-        if let settings = target.settings {
-            policy.maxAge = settings.maxAge.seconds
-            policy.expireBy = settings.expireBy
-            policy.maxSize = settings.maxSize
-            policy.trimTo = settings.trimTo
-        }
-        if let age = try MaintenanceCommand.value(arguments, "max-age", command: "clean", JobValues.duration) {
-            policy.maxAge = age.seconds
-        }
-        if let size = try MaintenanceCommand.value(arguments, "max-size", command: "clean", JobValues.size) {
-            policy.maxSize = size
-        }
+        let overrides = LimitOverrides(
+            jobFile: target.settings.map(CacheLimits.init),
+            maxAge: try MaintenanceCommand.value(arguments, "max-age", command: "clean", JobValues.duration)?.seconds,
+            maxSize: try MaintenanceCommand.value(arguments, "max-size", command: "clean", JobValues.size))
         let dryRun = arguments.has("dry-run")
         // Stopped by a signal, a clean holds the room it let go back again before it exits; its
         // journal has the next clean finish what it began.
@@ -65,7 +58,9 @@ enum CleanCommand {
         defer { signals?.cancel() }
         do throws(MaintenanceError) {
             let cache = try MaintenanceTarget.open(target.folder, for: dryRun ? .read : .clean)
-            let report = try CacheCleaner(cache, policy: policy).run(
+            let limits = try MaintenanceTarget.limits(of: cache, overrides)
+            Console.error("clean: limits \(limits.summary)\n")
+            let report = try CacheCleaner(cache, policy: CleanPolicy(limits: limits.limits)).run(
                 dryRun: dryRun, log: { Console.error($0 + "\n") },
                 onItem: { item in
                     if dryRun { Console.out("\(dryRunVerb(item.kind)) \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }

@@ -36,7 +36,8 @@ enum StatsCommand {
         }
         let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
         do throws(MaintenanceError) {
-            let text = format.render(try MaintenanceTarget.stats(target.folder, maxSize: target.settings?.maxSize ?? 0))
+            let overrides = LimitOverrides(jobFile: target.settings.map(CacheLimits.init))
+            let text = format.render(try MaintenanceTarget.stats(target.folder, overrides: overrides))
             if let output = arguments.value("output") {
                 try MaintenanceTarget.write(text, to: output)
             } else {

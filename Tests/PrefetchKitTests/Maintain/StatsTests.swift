@@ -55,7 +55,7 @@ import Testing
     @Test func jsonHasTheFieldsOfTheDesignAndMore() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
-            let stats = try CacheStats.collect(from: cache, maxSize: 1 << 20)
+            let stats = try CacheStats.collect(from: cache, overrides: LimitOverrides(maxSize: 1 << 20))
             let parsed = try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8))
             let object = try #require(parsed as? [String: Any])
             for field in ["cache", "layout", "entries", "bytes", "max_size", "by_format", "by_set", "oldest", "newest",
