@@ -200,6 +200,7 @@ package final class JobRunner: Sendable {
             totals.cached += report.totals.cached
             totals.revalidated += report.totals.revalidated
             totals.failed += report.totals.failed
+            totals.ledgered += report.totals.ledgered
             totals.skipped += report.totals.skipped
             totals.bytes += report.totals.bytes
         }

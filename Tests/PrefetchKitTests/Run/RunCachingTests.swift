@@ -44,9 +44,11 @@ struct RunCachingTests {
         // When this run comes to those keys
         let result = try harness.run([job])
 
-        // Then they count in its totals, as cached and as skipped by the ledger (not taken for its own
-        // earlier work, which left them out of the totals and the failures)
-        #expect(result.report.totals == .expected(requested: 2, unique: 2, cached: 1, skipped: 1))
+        // Then they count in its totals, as cached and as ledgered (not taken for its own earlier work,
+        // which left them out of the totals and the failures)
+        #expect(result.report.totals == .expected(requested: 2, unique: 2, cached: 1, ledgered: 1))
+        #expect(result.report.failures.map { [$0.url, $0.reason] } == [[failed, "http_404"]])
+        #expect(result.report.failures.first?.ledgered == true)
         #expect(try harness.server.hits("theirs") == 1)
         try harness.expectCache(holds: [stored: harness.png])
     }
