@@ -84,6 +84,27 @@ struct RunGateTests {
         #expect(try harness.server.hits("shard") == 1)
     }
 
+    @Test func aFailedRevalidationThatKeptTheOldFileFailsTheRunButNotVerify() throws {
+        // Given a cached 1x1 image in a set that revalidates every run and takes at most 2 pixels
+        let harness = try RunHarness()
+        let key = harness.url("/image/gate-kept")
+        let job = try harness.job(defaults: ["refresh": "always", "max_pixels": "2"], sets: [harness.set("images", ["/image/gate-kept"])])
+        #expect(try Binary.run(["run", job, "--progress", "never"]).status == 0)
+
+        // When the server's image grows past that, and the run revalidates it
+        _ = try harness.server.get("/set-width/gate-kept/3")
+        let report = harness.folder.file("report.json").path
+        let run = try Binary.run(["run", job, "--report", report, "--progress", "never"])
+
+        // Then the run fails on it, while the old file stays cached, so verify passes
+        #expect(run.status == 1, "\(run.stderr)")
+        let written = try readReport(report)
+        #expect(written.totals == .expected(requested: 1, unique: 1, failed: 1))
+        #expect(written.failures.map(\.reason) == ["too_many_pixels"])
+        try harness.expectCache(holds: [key: harness.png])
+        #expect(try Binary.run(["verify", job]).status == 0)
+    }
+
     /// The raw report lists the URL with `"ledgered": true` and an ISO 8601 `next_retry` about a day away.
     private func expectLedgered(report: String, url: String, harness: RunHarness) throws {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
