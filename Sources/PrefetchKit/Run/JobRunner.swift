@@ -22,6 +22,8 @@ package final class JobRunner: Sendable {
         package var sets: [SetTally]
         /// The name of the job each of `sets` belongs to, in the same order.
         package var setJobs: [String]
+        /// When the run started (the report's `started`, unrounded).
+        package var started: Date
         package var problems: [String]
         package var stoppedBy: Int32?
         /// A job's cache stopped taking writes part way (exit 3); later jobs still ran.
@@ -176,8 +178,10 @@ package final class JobRunner: Sendable {
         if let path = options.junitPath {
             let stopped = result.stoppedBy.map { ["the run was \(result.report.outcome) by \(Self.signalName($0))"] } ?? []
             files.append((path, {
-                Data(JUnitReport.xml(job: result.report.job, sets: Array(zip(result.setJobs, result.sets)),
-                                     durationSeconds: result.report.durationSeconds, problems: result.problems + stopped).utf8)
+                let suite = JUnitReport.Suite(job: result.report.job, started: result.started,
+                                              durationSeconds: result.report.durationSeconds, hostname: localHostName())
+                return Data(JUnitReport.xml(suite, sets: Array(zip(result.setJobs, result.sets)),
+                                            problems: result.problems + stopped).utf8)
             }))
         }
         return files.compactMap { file -> String? in
@@ -200,6 +204,7 @@ package final class JobRunner: Sendable {
             totals.cached += report.totals.cached
             totals.revalidated += report.totals.revalidated
             totals.failed += report.totals.failed
+            totals.ledgered += report.totals.ledgered
             totals.skipped += report.totals.skipped
             totals.bytes += report.totals.bytes
         }
@@ -212,7 +217,8 @@ package final class JobRunner: Sendable {
             warnings: outcomes.reduce(into: [:]) { all, outcome in all.merge(outcome.report.warnings, uniquingKeysWith: +) })
         // One outcome a job, in order (a job a signal kept from starting has one with nothing done).
         let setJobs = zip(jobs, outcomes).flatMap { job, outcome in Array(repeating: job.name, count: outcome.sets.count) }
-        return Result(report: report, sets: outcomes.flatMap(\.sets), setJobs: setJobs, problems: outcomes.flatMap(\.problems),
+        return Result(report: report, sets: outcomes.flatMap(\.sets), setJobs: setJobs, started: started,
+                      problems: outcomes.flatMap(\.problems),
                       stoppedBy: stoppedBy, cacheFailed: outcomes.contains { $0.cacheFailure != nil })
     }
 }

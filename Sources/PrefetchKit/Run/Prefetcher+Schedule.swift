@@ -40,7 +40,7 @@ extension Prefetcher {
             settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
-            settle(item, claim, .skipped,
+            settle(item, claim, .ledgered(.ledgered(url: item.shownURL, set: setName, record: record)),
                    event: RunEvent(.skipped, url: item.shownURL, set: setName, status: record.httpStatus, reason: "ledger: \(record.reason)"))
         case .fetch where settings.dryRun:
             Console.out("fetch \(item.shownURL)\n")

@@ -197,7 +197,7 @@ package final class Prefetcher: Sendable {
         try cache.index.recordRun(RunRecord(job: job.name, started: started, duration: report.durationSeconds, totals: [
             "requested": totals.requested, "unique": totals.unique, "fetched": totals.fetched,
             "cached": totals.cached, "revalidated": totals.revalidated, "failed": totals.failed,
-            "skipped": totals.skipped, "bytes": Int(totals.bytes),
+            "ledgered": totals.ledgered, "skipped": totals.skipped, "bytes": Int(totals.bytes),
         ]))
         try cache.flush()
     }
@@ -207,7 +207,7 @@ extension Prefetcher {
     /// URL occurrences settled so far against all of them, for the progress display.
     package func progress() -> ProgressDisplay.Snapshot {
         let state = board.tally
-        let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.skipped }
+        let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.ledgered + $1.skipped }
         return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes)
     }
 }

@@ -46,6 +46,7 @@ final class RunBoard: Sendable {
         state.withLock { state in
             state.tally.totals.requested += 1
             state.tally.sets[set].requested += 1
+            state.tally.sets[set].noteAsked(at: .now)
             if state.inFlight[key] != nil {
                 state.inFlight[key]!.append(set)
                 return .told
@@ -72,7 +73,7 @@ final class RunBoard: Sendable {
         if case .fetched(let bytes) = result { state.tally.totals.bytes += bytes }
         let outcome = result.outcome
         let told = tell(claim, outcome, in: &state)
-        if case .failed(let failure) = outcome, state.tally.failures.count < state.tally.failureLimit {
+        if let failure = outcome.failure, state.tally.failures.count < state.tally.failureLimit {
             state.tally.failures.append(failure)
         }
         state.settled.setValue(outcome, forKey: claim.key, cost: claim.key.utf8.count + 64)
@@ -168,12 +169,15 @@ enum KeyResult: Sendable {
     case revalidated
     case skipped
     case failed(RunFailure)
+    /// Not tried: the failure ledger holds a failure of it not due again yet.
+    case ledgered(RunFailure)
 
     var outcome: KeyOutcome {
         switch self {
         case .fetched, .cached, .revalidated: .succeeded
         case .skipped: .skipped
         case .failed(let failure): .failed(failure)
+        case .ledgered(let failure): .ledgered(failure)
         }
     }
 
@@ -184,6 +188,7 @@ enum KeyResult: Sendable {
         case .revalidated: \.revalidated
         case .skipped: \.skipped
         case .failed: \.failed
+        case .ledgered: \.ledgered
         }
     }
 }

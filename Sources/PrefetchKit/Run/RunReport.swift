@@ -63,7 +63,7 @@ extension RunReport {
         let rate = durationSeconds > 0 ? Double(t.bytes) / durationSeconds : 0
         let seconds = (durationSeconds * 100).rounded() / 100
         return "\(job): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
-            + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.skipped) skipped; "
+            + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.ledgered) ledgered, \(t.skipped) skipped; "
             + "\(ByteFormat.human(t.bytes)) in \(seconds) s (\(ByteFormat.human(Int64(rate)))/s)"
             + (warnings.isEmpty ? "" : "; \(warnings.values.reduce(0, +)) accepted with decoder warnings")
             + (outcome == "completed" ? "" : " — \(outcome)")

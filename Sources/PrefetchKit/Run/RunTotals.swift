@@ -11,8 +11,12 @@ package struct RunTotals: Sendable, Equatable, Codable {
     package var cached = 0
     /// Revalidated with a conditional GET that answered 304.
     package var revalidated = 0
+    /// Failed in this run (a failed revalidation that kept the old file included).
     package var failed = 0
-    /// Not attempted: failure ledger, shard, dry run.
+    /// Not attempted because the failure ledger holds a failure of the key not due again yet: failures
+    /// for a CI gate, listed in the report's `failures` with `ledgered: true`.
+    package var ledgered = 0
+    /// Not attempted for another reason: another shard's key, a dry run, a stop.
     package var skipped = 0
     /// Body bytes received in this run.
     package var bytes: Int64 = 0
@@ -20,5 +24,5 @@ package struct RunTotals: Sendable, Equatable, Codable {
     package init() {}
 
     /// Distinct keys that have reached an outcome.
-    package var done: Int { fetched + cached + revalidated + failed + skipped }
+    package var done: Int { fetched + cached + revalidated + failed + ledgered + skipped }
 }

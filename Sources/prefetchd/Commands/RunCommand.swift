@@ -13,7 +13,8 @@ enum RunCommand {
             fetches the rest with bounded concurrency, checks each body is a sound image, stores it
             atomically and records it in the cache index. Several job files run one after another,
             each into its own cache; the report adds them up. Exit 0 when every item succeeded,
-            1 when any failed or a URL file could not be read to its end, 2 for a bad job file
+            1 when any failed or was skipped because the failure ledger holds a failure of it (not
+            when skipped by --shard, --dry-run or a stop), or a URL file could not be read to its end, 2 for a bad job file
             (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is
             under 66 (a cache that cannot be opened, or stops taking writes part way, say on a full
             disk, stops its job there; later job files still run and the report is written),
@@ -97,7 +98,8 @@ enum RunCommand {
         for problem in result.problems {
             diagnostics.report(.failure, "prefetchd run: \(problem)")
         }
-        if result.report.totals.failed > 0 { diagnostics.report(.failure) }
+        // A key the ledger kept from being tried is as missing as one that failed now: a gate trusts it.
+        if result.report.totals.failed + result.report.totals.ledgered > 0 { diagnostics.report(.failure) }
         Console.error("prefetchd: \(result.report.summary)\n")
         for failure in result.outputFailures {
             diagnostics.report(.environment, "prefetchd run: \(failure)")

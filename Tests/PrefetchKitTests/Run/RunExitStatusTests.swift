@@ -20,7 +20,9 @@ struct RunExitStatusTests {
         #expect(written.totals == .expected(requested: 2, unique: 2, fetched: 2, bytes: 2 * harness.png.count))
         #expect(written.failures.isEmpty)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"name="images (2 URLs: 2 ok, 0 failed, 0 skipped)""#))
+        #expect(xml.contains(#"<testcase classname="job" name="images" time=""#), "\(xml)")
+        #expect(xml.contains("<system-out>2 URLs: 2 ok, 0 failed, 0 ledgered, 0 skipped</system-out>"))
+        try JUnitSchema.expectValid(junit)
         try harness.expectCache(holds: [harness.url("/count/z1"): harness.png, harness.url("/count/z2"): harness.png])
     }
 
@@ -45,6 +47,7 @@ struct RunExitStatusTests {
         #expect(failures.first?["attempts"] as? Int == 1)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<failure message="1 of 2 URLs failed""#))
+        try JUnitSchema.expectValid(junit)
         try harness.expectCache(holds: [harness.url("/ok/fine"): harness.png], without: [harness.url("/status/404")])
     }
 

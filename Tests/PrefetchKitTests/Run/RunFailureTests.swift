@@ -143,11 +143,17 @@ struct RunFailureTests {
         #expect(first.report.totals == .expected(requested: 1, unique: 1, failed: 1))
         #expect(try harness.server.hits("gone") == 1)
 
-        // The ledger says: failed for good, not due for a day. No transfer.
+        // The ledger says: failed for good, not due for a day. No transfer, and it counts as ledgered,
+        // listed with its reason and when it is due.
         let second = try harness.run([job])
-        #expect(second.report.totals == .expected(requested: 1, unique: 1, skipped: 1))
-        #expect(second.report.failures.isEmpty)
-        #expect(second.sets.map(\.skipped) == [1])
+        #expect(second.report.totals == .expected(requested: 1, unique: 1, ledgered: 1))
+        let ledgered = try #require(second.report.failures.first)
+        #expect(second.report.failures.count == 1)
+        #expect([ledgered.url, ledgered.reason] == [key, "http_404"] && ledgered.httpStatus == 404 && ledgered.attempts == 0)
+        #expect(ledgered.ledgered == true)
+        let due = try #require(try harness.ledger(forKey: key)?.nextRetryAt)
+        #expect(ledgered.nextRetry == RunReport.iso8601(due))
+        #expect(second.sets.map { [$0.ledgered, $0.skipped] } == [[1, 0]])
         #expect(try harness.server.hits("gone") == 1)
 
         // retry_failed ignores the ledger; the second permanent failure waits twice as long.

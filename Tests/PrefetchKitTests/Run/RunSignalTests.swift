@@ -43,6 +43,7 @@ struct RunSignalTests {
         #expect(written.outcome == stop.outcome)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"errors="1""#) && xml.contains("the run was \(stop.outcome) by \(stop.name)"), "\(xml)")
+        try JUnitSchema.expectValid(junit)
         let stored = try DiskCache.open(at: harness.cachePath, layout: .native).index.allEntries().compactMap(\.key)
         #expect(written.totals.fetched == stored.count)
         #expect(written.totals.fetched < paths.count)
@@ -90,8 +91,9 @@ struct RunSignalTests {
         #expect(written.outcome == "terminated")
         #expect(written.totals.requested == 5 && written.totals.fetched == 0, "\(written.totals)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"name="later (3 URLs: 0 ok, 0 failed, 0 skipped)">"# + "\n" + #"      <skipped message="3 URLs not reached"/>"#),
-                "\(xml)")
+        #expect(xml.contains(#"name="later" time="0.0">"# + "\n" + #"      <skipped message="3 URLs not reached"/>"#
+                             + "\n" + "      <system-out>3 URLs: 0 ok, 0 failed, 0 ledgered, 0 skipped</system-out>"), "\(xml)")
+        try JUnitSchema.expectValid(junit)
         #expect(!FileManager.default.fileExists(atPath: secondCache))
     }
 

@@ -123,7 +123,7 @@ final class ScriptedTransport: Transport {
             == ["http://img.test/high", "http://img.test/n2", "http://img.test/n1", "http://img.test/low"])
     }
 
-    @Test func aPermanentFailureIsLedgeredAndTheNextRunSkipsIt() throws {
+    @Test func aPermanentFailureIsLedgeredAndTheNextRunCountsItLedgered() throws {
         let folder = try TemporaryDirectory()
         let sets = """
               - { name: s, urls: ["http://img.test/gone", "http://img.test/ok"] }
@@ -136,7 +136,9 @@ final class ScriptedTransport: Transport {
         let second = ScriptedTransport { _ in .body(Self.png) }
         let rerun = try Self.run(folder, sets: sets, transport: second)
         #expect(second.submitted.withLock { $0 }.isEmpty)
-        #expect(rerun.report.totals.skipped == 1)
+        #expect(rerun.report.totals.ledgered == 1 && rerun.report.totals.skipped == 0)
         #expect(rerun.report.totals.cached == 1)
+        #expect(rerun.report.failures.map { [$0.url, $0.reason] } == [["http://img.test/gone", "http_404"]])
+        #expect(rerun.report.failures.first?.ledgered == true && rerun.report.failures.first?.nextRetry != nil)
     }
 }

@@ -140,7 +140,7 @@ final class RunHarness {
 extension RunTotals {
     /// Totals spelled out in one call, zero unless given.
     static func expected(requested: Int, unique: Int, fetched: Int = 0, cached: Int = 0, revalidated: Int = 0,
-                         failed: Int = 0, skipped: Int = 0, bytes: Int = 0) -> RunTotals {
+                         failed: Int = 0, ledgered: Int = 0, skipped: Int = 0, bytes: Int = 0) -> RunTotals {
         var totals = RunTotals()
         totals.requested = requested
         totals.unique = unique
@@ -148,6 +148,7 @@ extension RunTotals {
         totals.cached = cached
         totals.revalidated = revalidated
         totals.failed = failed
+        totals.ledgered = ledgered
         totals.skipped = skipped
         totals.bytes = Int64(bytes)
         return totals
