@@ -8,6 +8,8 @@ package struct Job: Sendable, Equatable {
     package var network: NetworkSettings
     /// The sets in file order; never empty, names unique.
     package var sets: [JobSet]
+    /// The options of `defaults:` over the built-in ones: what a URL no set lists is keyed and shown by.
+    package var defaults = JobOptions()
 
     /// Every URL occurrence across all sets.
     package var urlCount: Int { sets.reduce(0) { $0 + $1.urls.count } }

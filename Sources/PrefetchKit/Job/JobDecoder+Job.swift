@@ -24,7 +24,7 @@ extension JobDecoder {
             report(root, "sets", "missing; a job needs at least one set")
         }
         guard diagnostics.isEmpty else { return nil }
-        return Job(name: name, path: path, cache: cache, network: network, sets: sets)
+        return Job(name: name, path: path, cache: cache, network: network, sets: sets, defaults: defaults)
     }
 
     private mutating func version(_ pair: YAMLPair?, root: YAMLNode) {

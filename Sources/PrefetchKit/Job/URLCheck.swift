@@ -7,12 +7,12 @@ internal import Glibc
 /// `invalid_request`, and be banned by the failure ledger).
 ///
 /// Runs once per URL file line, so the long scans are done by libc's `strcspn`.
-enum URLCheck {
+package enum URLCheck {
     /// Every byte a URL may not contain: controls, space and DEL.
     private static let forbidden = String(decoding: Array(1...0x20) + [0x7F], as: UTF8.self)
 
     /// Why `url` is not usable, or nil when it is. The message shows the URL with its password hidden.
-    static func problem(_ url: String) -> String? {
+    package static func problem(_ url: String) -> String? {
         let length = url.utf8.count
         return url.withCString { text -> String? in
             let https = strncasecmp(text, "https://", 8) == 0

@@ -29,6 +29,38 @@ package struct CacheCleaner: Sendable {
         onItem: @escaping (CleanItem) -> Void = { _ in }
     ) throws(MaintenanceError) -> CleanReport {
         let started = Date()
+        var report = CleanReport(dryRun: dryRun)
+        try removing(dryRun: dryRun, now: now, log: log, onItem: onItem) { pass throws(MaintenanceError) in
+            report.bytesBefore = try currentBytes()
+            try pass.finishInterruptedRemovals(into: &report)
+            if policy.maxAge > 0 {
+                try pass.expire(into: &report)
+                log("clean: \(dryRun ? "would expire" : "expired") \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
+            }
+            if policy.maxSize > 0 {
+                try pass.trim(into: &report)
+                log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
+            }
+            pass.remover.settle()  // every removed file freed before the sweeps look
+            try pass.sweepTemp(into: &report)
+            try pass.sweepOrphans(into: &report)
+            log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
+                + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
+        }
+        report.bytesAfter = dryRun
+            ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
+            : try currentBytes()
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// What every removal (`clean`, `remove`) runs inside: the reserve held back again at the end, no
+    /// linked folders, the clean lock (not in a dry run), bulk-delete checkpoints, the file remover;
+    /// after `body`, the batched writes flushed and the largest entries refilled.
+    func removing(
+        dryRun: Bool, now: Date, log: (String) -> Void, onItem: @escaping (CleanItem) -> Void,
+        _ body: (inout CleanPass) throws(MaintenanceError) -> Void
+    ) throws(MaintenanceError) {
         // Also when another clean holds the lock: the reserve was let go when the cache was opened.
         defer {
             do throws(CacheError) {
@@ -49,32 +81,12 @@ package struct CacheCleaner: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
-        var report = CleanReport(dryRun: dryRun)
-        report.bytesBefore = try currentBytes()
         let remover = FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles)
         defer { remover.settle() }  // on a failure too: the files already unlinked are freed
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover, batchLimit: remover.batchFiles)
-        try pass.finishInterruptedRemovals(into: &report)
-        if policy.maxAge > 0 {
-            try pass.expire(into: &report)
-            log("clean: \(dryRun ? "would expire" : "expired") \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
-        }
-        if policy.maxSize > 0 {
-            try pass.trim(into: &report)
-            log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
-        }
-        remover.settle()  // every removed file freed before the sweeps look
-        try pass.sweepTemp(into: &report)
-        try pass.sweepOrphans(into: &report)
-        log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
-            + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
+        try body(&pass)
         try pass.retrying { () throws(CacheError) in try cache.flush() }
         if !dryRun { try pass.retrying { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
-        report.bytesAfter = dryRun
-            ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
-            : try currentBytes()
-        report.duration = Date().timeIntervalSince(started)
-        return report
     }
 
     /// Bytes of file data the index holds, from its running totals.

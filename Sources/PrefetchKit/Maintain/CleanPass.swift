@@ -79,7 +79,7 @@ struct CleanPass {
     /// Removes the rows `ids` that `rule` still takes (a dry run lists them), a batch at a time in row
     /// order: rows in the order they were first stored, whose deletes then share the table's pages, and
     /// whose files were created one after the other in each folder (nearby inodes and blocks).
-    private mutating func remove(
+    mutating func remove(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {
         var next = ids.startIndex

@@ -26,6 +26,8 @@ package struct CleanItem: Sendable, Equatable {
         case missingFile = "missing-file"
         /// A file under a final name without a row: indexed, not deleted (it is whole).
         case orphan
+        /// Selected by `prefetchd remove`.
+        case removed
     }
 
     package var kind: Kind

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PrefetchKit
 
 /// `prefetchd clean`: the nightly maintenance pass.
@@ -47,14 +44,7 @@ enum CleanCommand {
             maxAge: try MaintenanceCommand.value(arguments, "max-age", command: "clean", JobValues.duration)?.seconds,
             maxSize: try MaintenanceCommand.value(arguments, "max-size", command: "clean", JobValues.size))
         let dryRun = arguments.has("dry-run")
-        // Stopped by a signal, a clean holds the room it let go back again before it exits; its
-        // journal has the next clean finish what it began.
-        // A dry run changes nothing, so the signals end it at once.
-        if dryRun { ProcessTuning.releaseStopSignals() }
-        let signals = dryRun ? nil : SignalRelay { number in
-            try? SpaceReserve.restore(root: target.folder)
-            _exit(128 + number)
-        }
+        let signals = MaintenanceCommand.restoringReserveOnStop(target.folder, dryRun: dryRun)
         defer { signals?.cancel() }
         do throws(MaintenanceError) {
             let cache = try MaintenanceTarget.open(target.folder, for: dryRun ? .read : .clean)
@@ -77,7 +67,7 @@ enum CleanCommand {
         switch kind {
         case .orphan: "would index"
         case .missingFile, .abandonedRemoval: "would drop the row of"
-        case .expired, .trimmed, .staleTemp: "would remove"
+        case .expired, .trimmed, .staleTemp, .removed: "would remove"
         }
     }
 }

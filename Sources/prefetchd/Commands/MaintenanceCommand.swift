@@ -1,7 +1,10 @@
 import Foundation
 import PrefetchKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// What `clean` and `stats` share: which cache and which limits (a job file's `cache:` section,
+/// What `clean`, `remove` and `stats` share: which cache and which limits (a job file's `cache:` section,
 /// or `--cache DIR`), and their error mapping.
 enum MaintenanceCommand {
     struct Target {
@@ -22,6 +25,20 @@ enum MaintenanceCommand {
         let job = try JobFile.load(path: path, environment: ProcessInfo.processInfo.environment)
         let folder = arguments.value("cache").map { MaintenanceTarget.cacheFolder(option: $0) } ?? job.cache.path
         return Target(folder: folder, settings: job.cache)
+    }
+
+    /// Stopped by a signal, a clean or remove holds the room it let go back again before it exits;
+    /// its journal has the next one finish what it began. A dry run changes nothing, so the signals
+    /// end it at once (nil).
+    static func restoringReserveOnStop(_ folder: String, dryRun: Bool) -> SignalRelay? {
+        if dryRun {
+            ProcessTuning.releaseStopSignals()
+            return nil
+        }
+        return SignalRelay { number in
+            try? SpaceReserve.restore(root: folder)
+            _exit(128 + number)
+        }
     }
 
     /// A `--max-age` / `--max-size` style value, or a usage error naming the option.

@@ -1,22 +1,34 @@
+import Foundation
 import PrefetchKit
 
 /// `prefetchd path`: where a URL's image is cached.
 enum PathCommand {
     static let spec = CommandSpec(
         name: "path",
-        synopsis: "path URL [--cache DIR]",
+        synopsis: "path URL [--job JOB.yaml] [--cache DIR]",
         summary: "Print the absolute path of the cached file for URL (exit 1 when not cached).",
         details: """
-            Looks URL up as a cache key (no job's cache_key rule applies: pass the URL as its key
-            was made) in the cache's own layout, checks the file is there with its recorded size,
-            and prints its absolute path on standard output. Counts as a use of the entry (last
-            access), except on a disk that cannot be written to (read-only, or full; a use that
-            cannot be written is told on stderr, and the path still printed). Exit 0 when
-            cached, 1 when not (also when DIR holds no cache), 3 when the cache is unusable.
+            Finds URL's entry by its cache key, and else by the URL the run stored with it (the one
+            `stats` lists, password and redact_params values as ***: give that form, or the URL
+            itself). With --job the key is made as a run of JOB.yaml makes it: the cache_key rule
+            of the first set that lists URL (else of the job's defaults), and that set's
+            redact_params; its cache is the job's cache.path unless --cache is given. Without
+            --job the URL itself is the key. When the stored URL matches several entries (URLs
+            that differ only in a hidden value) none is printed: give the URL with --job.
+            Checks the file is there with its recorded size, and prints its absolute path on
+            standard output. Counts as a use of the entry (last access), except on a disk that
+            cannot be written to (read-only, or full; a use that cannot be written is told on
+            stderr, and the path still printed). Exit 0 when cached, 1 when not (also when DIR
+            holds no cache), 2 when URL is not an absolute http or https URL or JOB.yaml is bad,
+            3 when the cache is unusable.
             """,
-        options: [SharedOptions.cacheFolder],
+        options: [
+            SharedOptions.cacheFolder,
+            .value("job", "JOB.yaml", "Make URL's key with this job's cache_key rule, and use its cache."),
+        ],
         examples: [
             "prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd",
+            "prefetchd path 'https://cdn.example.com/banners/1.jpg?sig=a1b2' --job jobs/catalog.yaml",
             "open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
         ],
         execute: execute
@@ -24,15 +36,24 @@ enum PathCommand {
 
     private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard arguments.positionals.count == 1, let url = arguments.positionals.first else {
-            throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--cache DIR])")
+            throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--job JOB.yaml] [--cache DIR])")
         }
-        let root = MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
-        guard let cache = try DiskCache.openExisting(at: root, for: .read) else {
-            diagnostics.report(.failure, "prefetchd path: no cache at \(root)")
+        if let problem = URLCheck.problem(url) { throw UsageError("path: \(problem)") }
+        let job = try arguments.value("job").map { try JobFile.load(path: $0, environment: ProcessInfo.processInfo.environment) }
+        let options = job?.options(for: url) ?? JobOptions()
+        let shown = URLRedaction.shown(url, hiding: options.redactParams)
+        let root = arguments.value("cache") == nil ? job?.cache.path : nil
+        let folder = root ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
+        guard let cache = try DiskCache.openExisting(at: folder, for: .read) else {
+            diagnostics.report(.failure, "prefetchd path: no cache at \(folder)")
             return
         }
-        guard let path = try cache.path(forKey: URLRedaction.keyed(url)) else {
-            diagnostics.report(.failure, "prefetchd path: not cached: \(URLRedaction.shown(url, hiding: URLRedaction.commonSecrets))")
+        let paths = try cache.path(forKey: options.cacheKey.key(for: URLRedaction.keyed(url))).map { [$0] }
+            ?? cache.paths(forStoredURLs: Array(Set([url, shown])))
+        guard paths.count == 1, let path = paths.first else {
+            diagnostics.report(.failure, paths.isEmpty
+                ? "prefetchd path: not cached: \(shown)"
+                : "prefetchd path: \(paths.count) entries have the stored URL \(shown); give the URL with --job JOB.yaml")
             return
         }
         if cache.index.isSnapshot {

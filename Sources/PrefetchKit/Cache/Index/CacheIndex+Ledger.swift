@@ -71,6 +71,18 @@ extension CacheIndex {
         }
     }
 
+    /// How many ledger lines `rule` (a condition on the failures table) takes.
+    func failureCount(where rule: RemovalRule) throws(CacheError) -> Int {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT count(*) FROM failures WHERE \(rule.condition)", rule.values) { Int($0.int64(0)) }.first ?? 0
+        }
+    }
+
+    /// Deletes the ledger lines `rule` takes in a write transaction of their own; returns how many went.
+    func removeFailures(where rule: RemovalRule) throws(CacheError) -> Int {
+        try inWriteTransaction { transaction throws(CacheError) in try transaction.deleteFailures(where: rule) }
+    }
+
     private static func failure(_ row: IndexStatement) -> FailureRecord {
         FailureRecord(
             url: row.text(0) ?? "", key: row.text(1) ?? "", reason: row.text(2) ?? "", httpStatus: row.int(3),

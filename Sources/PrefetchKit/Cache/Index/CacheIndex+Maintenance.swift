@@ -155,6 +155,11 @@ struct MaintenanceTransaction {
         try connection.deleteEntries(where: "id = ?", [.integer(id)])
     }
 
+    /// Deletes the failure-ledger lines `rule` (a condition on the failures table) takes; returns how many went.
+    func deleteFailures(where rule: RemovalRule) throws(CacheError) -> Int {
+        try connection.query("DELETE FROM failures WHERE \(rule.condition) RETURNING 1", rule.values) { _ in 1 }.count
+    }
+
     /// Deletes the rows `ids` in one statement (one pass over each index).
     func deleteEntries(ids: some Collection<Int64>) throws(CacheError) {
         guard !ids.isEmpty else { return }

@@ -130,4 +130,9 @@ enum IndexValue: Hashable {
     static func idList(_ ids: some Collection<Int64>) -> IndexValue {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
     }
+
+    /// `["a","b"]`: a list of texts bound as one parameter and read back by `json_each`.
+    static func textList(_ texts: [String]) -> IndexValue {
+        .text(String(decoding: (try? JSONEncoder().encode(texts)) ?? Data("[]".utf8), as: UTF8.self))
+    }
 }
