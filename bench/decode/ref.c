@@ -3,14 +3,17 @@
  * validate: decode does, with the same Debian libraries and the same calls, and nothing else
  * (no index, no checksum, no header pass, no Swift).
  *
- *   decode-ref [--threads N] [--webp-scale eighth|full] [--avif-rgb] LIST
+ *   decode-ref [--threads N] [--webp-scale eighth|full|yuv] [--avif-rgb] LIST
  *
  * LIST names one file per line. Each file is mapped read-only (as prefetchd maps a stored file),
  * its format told by its magic bytes, and decoded:
  *   WebP  libwebp's demuxer over the container; an animation's every frame composited by
  *         WebPAnimDecoder (RGBA, no threads); a still decoded by WebPDecode into RGBA, at 1/8 of its
  *         size (--webp-scale eighth, the default: what prefetchd does; the whole bitstream is
- *         decoded, only the output is scaled) or at full size (--webp-scale full: what dwebp does)
+ *         decoded, only the output is scaled) or at full size (--webp-scale full: what dwebp does);
+ *         --webp-scale yuv decodes a lossy (VP8) still into YUV at full size, no RGB conversion and
+ *         no rescaling (a lossless or alpha still as with eighth): a cheaper output prefetchd
+ *         could ask for
  *   AVIF  libavif (dav1d) with one thread and no image-count limit: the container parsed, then
  *         avifDecoderNextImage for every frame (YUV out, as prefetchd and avifdec --info do);
  *         --avif-rgb also converts each frame to RGBA with avifImageYUVToRGB (what an app that
@@ -44,7 +47,8 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-static int webp_full = 0;
+enum webp_output { WEBP_EIGHTH, WEBP_FULL, WEBP_YUV };
+static enum webp_output webp_output = WEBP_EIGHTH;
 static int avif_rgb = 0;
 static char **paths;
 static size_t path_count;
@@ -90,12 +94,22 @@ static int decode_webp(const uint8_t *data, size_t size, uint64_t *frames, uint6
     }
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return -1;
-    if (!webp_full) {
+    config.output.colorspace = MODE_RGBA;
+    enum webp_output output = webp_output;
+    if (output == WEBP_YUV) {
+        /* YUV output only for lossy stills without alpha; the others as with eighth. */
+        if (WebPGetFeatures(data, size, &config.input) != VP8_STATUS_OK) return -1;
+        if (config.input.format == 1 && !config.input.has_alpha) {
+            config.output.colorspace = MODE_YUV;
+        } else {
+            output = WEBP_EIGHTH;
+        }
+    }
+    if (output == WEBP_EIGHTH) {
         config.options.use_scaling = 1;
         config.options.scaled_width = width / 8 > 1 ? width / 8 : 1;
         config.options.scaled_height = height / 8 > 1 ? height / 8 : 1;
     }
-    config.output.colorspace = MODE_RGBA;
     VP8StatusCode status = WebPDecode(data, size, &config);
     WebPFreeDecBuffer(&config.output);
     if (status != VP8_STATUS_OK) return -1;
@@ -291,7 +305,7 @@ static void *worker(void *unused) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: decode-ref [--threads N] [--webp-scale eighth|full] [--avif-rgb] LIST\n");
+    fprintf(stderr, "usage: decode-ref [--threads N] [--webp-scale eighth|full|yuv] [--avif-rgb] LIST\n");
     exit(2);
 }
 
@@ -303,8 +317,9 @@ int main(int argc, char **argv) {
             threads = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--webp-scale") == 0 && i + 1 < argc) {
             const char *scale = argv[++i];
-            if (strcmp(scale, "full") == 0) webp_full = 1;
-            else if (strcmp(scale, "eighth") == 0) webp_full = 0;
+            if (strcmp(scale, "full") == 0) webp_output = WEBP_FULL;
+            else if (strcmp(scale, "eighth") == 0) webp_output = WEBP_EIGHTH;
+            else if (strcmp(scale, "yuv") == 0) webp_output = WEBP_YUV;
             else usage();
         } else if (strcmp(argv[i], "--avif-rgb") == 0) {
             avif_rgb = 1;
