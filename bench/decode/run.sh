@@ -12,6 +12,8 @@
 #   decode-ref              bench/decode/ref.c, one process, one thread, the same library calls as
 #                           prefetchd's decoders (WebP stills at 1/8 output scale, as prefetchd)
 #   decode-ref, full size   WebP only: stills decoded at full size into RGBA (dwebp's work)
+#   decode-ref, YUV         WebP only: lossy stills without alpha decoded at full size into YUV (no
+#                           RGB conversion, no rescaling), the others as prefetchd does
 #   decode-ref, + RGB       AVIF only: each frame also converted to RGBA (what a viewer adds)
 #   dwebp per image         WebP stills only (dwebp does not decode animations): `dwebp -quiet FILE`
 #                           (no -o: decoded at full size and discarded), a process per image through
@@ -73,9 +75,9 @@ bench_setup
 "$BENCH/../scripts/bootstrap" webp libavif-bin libjxl-tools gcc time nginx >&2
 PREFETCHD=${PREFETCHD:-$BENCH/../.build/release/prefetchd}
 [[ -x $PREFETCHD ]] || { echo "decode/run.sh: $PREFETCHD is not an executable; build it or set PREFETCHD" >&2; exit 3; }
-PREFETCHD=$(realpath "$PREFETCHD")
+PREFETCHD=$(cd "$(dirname "$PREFETCHD")" && pwd)/$(basename "$PREFETCHD")
 # The binary as the results name it: relative to this checkout when inside it.
-root=$(realpath "$BENCH/..")
+root=$(cd "$BENCH/.." && pwd)
 prefetchd_name=${PREFETCHD#"$root"/}
 results=${results:-$OUT/decode.md}
 
@@ -202,7 +204,7 @@ done
 # The kinds of row of a format, in round order.
 row_kinds() {
     case $1 in
-        webp) echo "fsck ref ref-full cli-version cli ref-stills pillow run-decode run-header ref2" ;;
+        webp) echo "fsck ref ref-full ref-yuv cli-version cli ref-stills pillow run-decode run-header ref2" ;;
         avif) echo "fsck ref ref-rgb cli-version cli pillow run-decode run-header ref2" ;;
         gif) echo "fsck ref pillow run-decode run-header ref2" ;;
         jxl) echo "fsck ref cli-version cli run-decode run-header ref2" ;;
@@ -220,6 +222,8 @@ run_row() {
             measure "$format" "decode-ref" "$round" "$n" check_counts -- "$ref" "$list" ;;
         webp:ref-full)
             measure "$format" "decode-ref, full size" "$round" "$n" check_counts -- "$ref" --webp-scale full "$list" ;;
+        webp:ref-yuv)
+            measure "$format" "decode-ref, YUV" "$round" "$n" check_counts -- "$ref" --webp-scale yuv "$list" ;;
         avif:ref-rgb)
             measure "$format" "decode-ref, + RGB" "$round" "$n" check_counts -- "$ref" --avif-rgb "$list" ;;
         *:ref2)
