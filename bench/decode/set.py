@@ -21,7 +21,9 @@ own tools:
 
 Each image's parameters come from its own seeded generator (seed, format, number), so the set
 does not depend on how the work is spread over processes, and the same seed and tool versions
-give the same files. Generation runs in --jobs processes, each encoder with one thread.
+give the same files, byte for byte, but for the creation and modification times avifenc writes
+into an AVIF sequence's movie, track and media headers (20 bytes of each animated AVIF).
+Generation runs in --jobs processes, each encoder with one thread.
 
 Output: OUT/<format>/NNNNN.<ext>, OUT/manifest.tsv (file, format, kind, width, height, frames,
 bytes) and OUT/set.stamp (the parameters and the encoders' versions); when the stamp matches, nothing
