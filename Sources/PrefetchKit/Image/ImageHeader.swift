@@ -15,6 +15,9 @@ enum ImageHeader {
         }
     }
 
+    /// Formats whose header is their library's container parse, which their full decode starts with.
+    static let parsedByTheirDecoders: Set<ImageFormat> = [.avif, .jxl]
+
     /// The parsers of the container formats take the body whole.
     private static func whole(
         _ bytes: some ImageBytes, _ parse: (UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo

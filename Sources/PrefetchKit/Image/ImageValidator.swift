@@ -69,6 +69,10 @@ package struct ImageValidator: Sendable {
         }
         guard formats.contains(format) else { throw .formatNotAllowed(format) }
         guard level != .sniff else { return ImageInfo(format: format, width: 0, height: 0) }
+        // Their decoders begin with the same container parse, limits included: read the body once.
+        if level == .decode && ImageHeader.parsedByTheirDecoders.contains(format) {
+            return ImageInfo(format: format, width: 0, height: 0)
+        }
 
         let info = try ImageHeader.read(format, from: bytes)
         try limits.checkCanvas(format, width: info.width, height: info.height)
