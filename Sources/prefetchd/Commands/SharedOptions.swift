@@ -7,4 +7,11 @@ enum SharedOptions {
     static let cacheFolder = OptionSpec.value(
         "cache", "DIR", "Cache folder to use (default: .prefetchd-cache, or $PREFETCHD_CACHE_DIR).")
     static let dryRun = OptionSpec.flag("dry-run", "Print what would be done and change nothing.")
+    /// For the commands that write a log on standard error (`run`, `clean`, `verify`).
+    static func logFormat(_ what: String) -> OptionSpec {
+        .value("log-format", "FORMAT",
+               "text (lines stamped with the UTC time when stderr is not a terminal), or json: \(what), "
+                   + "each with event, time and format_version, ending with a summary event (totals, outcome, exit_status).",
+               choices: ["text", "json"])
+    }
 }

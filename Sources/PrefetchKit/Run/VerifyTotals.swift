@@ -1,0 +1,61 @@
+/// What `verify` found in one job, or in all of them: as its line on standard error, as the JSON
+/// log's `verified` event (one a job, with `job`), and as the `totals` of its `summary`.
+package struct VerifyTotals: Sendable, Encodable, Equatable {
+    /// Distinct keys checked.
+    package var checked = 0
+    package var fresh = 0
+    package var missing = 0
+    package var stale = 0
+
+    package init() {}
+
+    package init(_ result: Verifier.Result) {
+        checked = result.checked
+        fresh = result.fresh
+        missing = result.findings.count { $0.kind == .missing }
+        stale = result.findings.count { $0.kind == .stale }
+    }
+
+    package static func + (lhs: VerifyTotals, rhs: VerifyTotals) -> VerifyTotals {
+        var sum = lhs
+        sum.checked += rhs.checked
+        sum.fresh += rhs.fresh
+        sum.missing += rhs.missing
+        sum.stale += rhs.stale
+        return sum
+    }
+
+    /// `3 URLs, 2 cached and fresh, 1 missing, 0 stale`.
+    package var line: String {
+        "\(counted(checked, "URL")), \(fresh) cached and fresh, \(missing) missing, \(stale) stale"
+    }
+
+    /// `{"event":"verified","job":...,"checked":...,"fresh":...,"missing":...,"stale":...}`.
+    package struct Event: Sendable, Encodable {
+        let event = "verified"
+        let job: String
+        let checked: Int
+        let fresh: Int
+        let missing: Int
+        let stale: Int
+
+        package init(job: String, _ totals: VerifyTotals) {
+            self.job = job
+            checked = totals.checked
+            fresh = totals.fresh
+            missing = totals.missing
+            stale = totals.stale
+        }
+    }
+
+    /// The `summary`'s own fields: the jobs and their totals.
+    package struct Summary: Sendable, Encodable {
+        let jobs: [String]
+        let totals: VerifyTotals
+
+        package init(jobs: [String], totals: VerifyTotals) {
+            self.jobs = jobs
+            self.totals = totals
+        }
+    }
+}
