@@ -154,8 +154,10 @@ import Testing
                 #expect(time >= before.addingTimeInterval(-1) && time <= Date(), "\(line)")
             }
         }
-        #expect(outcomes[0].unstampedStderr.contains("\nprefetchd: fetched \(harness.url("/ok/a"))"), "\(outcomes[0].stderr)")
-        #expect(outcomes[0].unstampedStderr.contains("\nprefetchd: job: 3 requested, 3 unique: 2 fetched"), "\(outcomes[0].stderr)")
+        // (and after the time, each is the line a terminal shows)
+        let runLines = outcomes[0].unstampedStderr.split(separator: "\n")
+        #expect(runLines.contains { $0.hasPrefix("prefetchd: fetched \(harness.url("/ok/a")) [images] ") }, "\(outcomes[0].stderr)")
+        #expect(runLines.last?.hasPrefix("prefetchd: job: 3 requested, 3 unique: 2 fetched") == true, "\(outcomes[0].stderr)")
     }
 
     @Test func cleanSaysItsFiguresOnce() throws {
