@@ -32,19 +32,21 @@ package struct VerifyTotals: Sendable, Encodable, Equatable {
 
     /// `{"event":"verified","job":...,"checked":...,"fresh":...,"missing":...,"stale":...}`.
     package struct Event: Sendable, Encodable {
-        let event = "verified"
         let job: String
-        let checked: Int
-        let fresh: Int
-        let missing: Int
-        let stale: Int
+        let totals: VerifyTotals
 
         package init(job: String, _ totals: VerifyTotals) {
             self.job = job
-            checked = totals.checked
-            fresh = totals.fresh
-            missing = totals.missing
-            stale = totals.stale
+            self.totals = totals
+        }
+
+        enum Key: String, CodingKey { case event, job }
+
+        package func encode(to encoder: any Encoder) throws {
+            try totals.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("verified", forKey: .event)
+            try container.encode(job, forKey: .job)
         }
     }
 

@@ -29,12 +29,13 @@ enum CleanCommand {
             .value("max-age", "DUR", "Remove entries older than this (500ms, 15s, 10m, 2h, 7d; 0 = never expire)."),
             .value("max-size", "SIZE", "Trim the cache when it holds more than this (512KiB, 20MiB, 2GiB, 5GB; 0 = no cap)."),
             SharedOptions.dryRun,
-            SharedOptions.logFormat("the limits, warnings and errors as events on stderr, the figures in the summary"),
+            SharedOptions.logFormat("the limits first, warnings and errors; the figures in the summary"),
         ],
         examples: [
             "prefetchd clean jobs/catalog.yaml",
             "prefetchd clean --cache /var/cache/prefetchd --max-age 7d --max-size 2GiB",
             "prefetchd clean jobs/catalog.yaml --dry-run",
+            "prefetchd clean --cache /var/cache/prefetchd --log-format json >>clean.log 2>&1",
         ],
         execute: execute,
         handlesStopSignals: true

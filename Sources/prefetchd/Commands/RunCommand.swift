@@ -32,7 +32,7 @@ enum RunCommand {
                    choices: ["auto", "always", "never"]),
             .flag("quiet", "Print only failures (a line or JSON event each) and the final summary; no progress."),
             .flag("verbose", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
-            SharedOptions.logFormat("one JSON line per URL state change, warning and error on stderr, progress events instead of the progress line"),
+            SharedOptions.logFormat("an event a URL state change, progress events instead of the progress line, warnings and errors"),
         ],
         examples: [
             "prefetchd run jobs/catalog.yaml",

@@ -10,8 +10,9 @@ enum SharedOptions {
     /// For the commands that write a log on standard error (`run`, `clean`, `verify`).
     static func logFormat(_ what: String) -> OptionSpec {
         .value("log-format", "FORMAT",
-               "text (lines stamped with the UTC time when stderr is not a terminal), or json: \(what), "
-                   + "each with event, time and format_version, ending with a summary event (totals, outcome, exit_status).",
+               "text (each line stamped with the UTC time when stderr is not a terminal), or json: one JSON object a "
+                   + "line on stderr (\(what)), each with event, time and format_version, the last a summary event with "
+                   + "the totals, outcome and exit_status.",
                choices: ["text", "json"])
     }
 }

@@ -11,10 +11,11 @@ enum VerifyCommand {
             Prints `missing URL` or `stale URL` on standard output for each URL that is not cached,
             or, in a set whose refresh is stale or always, was last fetched or revalidated longer ago
             than the job's cache.max_age (with refresh: never a run keeps any cached entry, and so
-            does verify). Reads the cache index only: no network, no writes. Exit 0 when all are cached and fresh, 1 when
+            does verify). Logs a line a job on stderr with the counts. Reads the cache index only:
+            no network, no writes. Exit 0 when all are cached and fresh, 1 when
             any is missing or stale, 2 for a bad job file, 3 when the cache is unusable.
             """,
-        options: [SharedOptions.cache, SharedOptions.logFormat("a verified event a job, and errors, on stderr")],
+        options: [SharedOptions.cache, SharedOptions.logFormat("a verified event a job, errors")],
         examples: ["prefetchd verify jobs/catalog.yaml", "prefetchd verify jobs/catalog.yaml --cache build/cache"],
         execute: execute
     )
