@@ -14,7 +14,7 @@ internal import Glibc
 /// its `summary` (`Log+Events.swift`).
 package enum Log {
     package enum Format: String, Sendable { case text, json }
-    package enum Level: String, Sendable, Encodable { case info, warning, error }
+    package enum Level: String, Sendable, Encodable { case warning, error }
 
     private struct Setting {
         var format = Format.text
