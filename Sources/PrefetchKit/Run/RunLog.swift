@@ -13,7 +13,7 @@ package struct RunLog: Sendable {
     }
 
     func record(_ event: RunEvent) {
-        guard verbosity != .quiet || event.event == .failed else { return }
+        guard shows(event) else { return }
         switch format {
         case .json: Log.event(event, at: event.time)
         case .text: if let text = Self.text(event, verbose: verbosity == .verbose) { Log.text("prefetchd: " + text) }
@@ -23,11 +23,16 @@ package struct RunLog: Sendable {
     /// What `record` writes for `event`, if anything (text unstamped). JSON: every event, only
     /// failures when quiet. Text: failures, also when quiet; every outcome when verbose.
     func line(for event: RunEvent) -> String? {
-        guard verbosity != .quiet || event.event == .failed else { return nil }
+        guard shows(event) else { return nil }
         switch format {
         case .json: return event.jsonLine()
         case .text: return Self.text(event, verbose: verbosity == .verbose).map { "prefetchd: " + $0 + "\n" }
         }
+    }
+
+    /// Quiet keeps failures only.
+    private func shows(_ event: RunEvent) -> Bool {
+        verbosity != .quiet || event.event == .failed
     }
 
     /// Whether any engine event (`response`, `retrying`) can become a line: JSON unless quiet, or
