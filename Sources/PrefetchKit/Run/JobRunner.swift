@@ -108,7 +108,7 @@ package final class JobRunner: Sendable {
         }
         if !options.settings.dryRun {
             cache.keepCleanReserve()
-            if let warning = LimitRecord.record(job, in: cache) { options.log.note(warning) }
+            if let warning = LimitRecord.record(job, in: cache) { options.log.warn(warning) }
         }
         let prefetcher: Prefetcher
         do {
