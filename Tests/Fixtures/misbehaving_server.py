@@ -55,7 +55,10 @@ Routes:
                                 If-Range fails and a 200 sends the new one), bad-range (a 206 that starts
                                 at byte 0 whatever was asked), lying-etag (a 206 with another ETag),
                                 last-modified (no ETag: If-Range carries the date), encoded (the 206 says
-                                Content-Encoding: gzip). /sent/<name> lists every response for <name>, one
+                                Content-Encoding: gzip), repr-digest (as range, every response with
+                                Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it).
+                                /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
+                                after new-etag's change), leaving the state alone. /sent/<name> lists every response for <name>, one
                                 line each: status, Range asked ("-" for none), bytes sent, If-Range ("-")
 """
 
@@ -395,6 +398,8 @@ class Handler(BaseHTTPRequestHandler):
         validators = [("Last-Modified", ETAG_LAST_MODIFIED)]
         if mode != "last-modified":
             validators.append(("ETag", shown_etag))
+        if mode == "repr-digest":
+            validators.append(("Repr-Digest", "sha-256=:%s:" % b64(hashlib.sha256(body).digest())))
         asked = self.headers.get("Range")
         if_range = self.headers.get("If-Range")
         start = None
@@ -430,6 +435,10 @@ class Handler(BaseHTTPRequestHandler):
                 sent_records.setdefault(name, []).append((status, asked or "-", written, if_range or "-"))
         if first:
             self.close_connection = True
+
+    def route_resumable_image(self, name, kib, version="1"):
+        """The image /resumable/<name>/<kib>/... serves, whole, touching none of its state."""
+        self.send_body(200, big_png(name, kib, int(version)), "image/png")
 
     def route_sent(self, name):
         with lock:

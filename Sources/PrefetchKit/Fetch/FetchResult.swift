@@ -18,6 +18,9 @@ package struct FetchResult: Sendable {
     /// From the start of the first attempt to this result: every attempt, backoff and the body's last
     /// write included; zero when no attempt began.
     package let elapsed: Duration
+    /// For a failure: the body was cut part way and its first `kept.offset` bytes are in the file the
+    /// caller owns (`FetchRequest.destinationDescriptor`), for a later run to resume from.
+    package var kept: ResumePoint? = nil
 }
 
 /// A successful response.
