@@ -57,3 +57,12 @@ extension CacheIndex {
             expiresAt: row.date(7) ?? .distantPast)
     }
 }
+
+extension CacheIndex {
+    /// Whether any partial is kept, so a run over a cache with none asks nothing more per URL.
+    package func hasPartials() throws(CacheError) -> Bool {
+        try withConnection { connection throws(CacheError) in
+            try connection.query("SELECT EXISTS(SELECT 1 FROM partials)", []) { $0.int(0) == 1 }.first ?? false
+        }
+    }
+}
