@@ -46,6 +46,9 @@ Routes:
                                 the PNG itself (decoded)
   /gzip-bomb/<megabytes>        a PNG signature and <megabytes> MiB of zeros, gzipped as it streams
                                 (chunked; 1024 MiB is about 1 MB on the wire)
+  /fresh/<name>/<kind>/<value>  a PNG with an ETag and Cache-Control: <value> (kind cache-control, the
+                                value URL-encoded) or Expires <value> seconds after its Date (kind
+                                expires); 304 when If-None-Match matches; counted like /count
   /resumable/<name>/<kib>/<cut>/<mode>
                                 a PNG of about <kib> KiB (stored deflate, so a decode reads it all) with
                                 ETag and Last-Modified; the first response for <name> declares the whole
@@ -436,6 +439,23 @@ class Handler(BaseHTTPRequestHandler):
         if first:
             self.close_connection = True
 
+    def route_fresh(self, name, kind, value):
+        """A PNG with an ETag and a freshness of its own, counted like /count (/hits/<name>): kind
+        cache-control sends Cache-Control: <value> (URL-decoded), expires sends Expires <value>
+        seconds after its Date; 304 when If-None-Match matches."""
+        count("count/" + name)
+        etag = '"%s-fresh"' % name
+        now = time.time()
+        headers = [("ETag", etag), ("Date", http_date(now))]
+        if kind == "cache-control":
+            headers.append(("Cache-Control", urllib.parse.unquote(value)))
+        else:
+            headers.append(("Expires", http_date(now + int(value))))
+        if self.headers.get("If-None-Match") == etag:
+            self.send_body(304, b"", headers=headers)
+        else:
+            self.send_body(200, PNG, "image/png", headers=headers)
+
     def route_resumable_image(self, name, kib, version="1"):
         """The image /resumable/<name>/<kib>/... serves, whole, touching none of its state."""
         self.send_body(200, big_png(name, kib, int(version)), "image/png")
@@ -467,6 +487,10 @@ def big_png(name, kib, version):
     raw = b"".join(b"\x00" + row[y % 251:] + row[:y % 251] for y in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 0)) + chunk(b"IEND", b"")
+
+
+def http_date(seconds):
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
 
 def brotli(data):

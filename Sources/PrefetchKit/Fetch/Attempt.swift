@@ -365,12 +365,20 @@ final class Attempt {
     }
 
     private func responseHeaders() -> ResponseHeaders {
-        ResponseHeaders(
+        var headers = ResponseHeaders(
             etag: easy.header("ETag"),
             lastModified: easy.header("Last-Modified"),
             contentType: easy.header("Content-Type"),
             retryAfter: easy.header("Retry-After")
         )
+        if job.request.readsFreshness {
+            let cacheControl = easy.headerValues("Cache-Control")
+            headers.cacheControl = cacheControl.isEmpty ? nil : cacheControl.joined(separator: ", ")
+            headers.expires = easy.header("Expires")
+            headers.date = easy.header("Date")
+            headers.age = easy.header("Age")
+        }
+        return headers
     }
 }
 

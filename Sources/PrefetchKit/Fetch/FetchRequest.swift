@@ -55,6 +55,8 @@ package struct FetchRequest: Sendable {
     /// attempt asks for the rest (`ResumePoint`). Within a run, every retry of a cut body resumes it
     /// without this.
     package var resume: ResumePoint?
+    /// Read the response's freshness headers into `ResponseHeaders` (for `refresh: http`).
+    package var readsFreshness = false
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
     package var keptHeadBytes = 0
     /// Start only while fewer transfers than this run, as well as fewer than the engine's

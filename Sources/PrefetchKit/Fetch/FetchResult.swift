@@ -54,6 +54,12 @@ package struct ResponseHeaders: Sendable, Equatable {
     package var lastModified: String?
     package var contentType: String?
     package var retryAfter: String?
+    /// The headers of the response's freshness, read only when the request asks
+    /// (`FetchRequest.readsFreshness`): `Cache-Control`, `Expires`, `Date`, `Age`.
+    package var cacheControl: String? = nil
+    package var expires: String? = nil
+    package var date: String? = nil
+    package var age: String? = nil
 }
 
 /// Where the time of one attempt went, from libcurl's own clock (all measured from the attempt's start).

@@ -28,6 +28,9 @@ package final class Prefetcher: Sendable {
     /// recorded nothing), so a fresh URL costs no ledger lookup and a stored one no ledger delete.
     /// Rows another process adds meanwhile are not seen: a URL it failed is then fetched once more.
     let ledgerInUse = Atomic<Bool>(true)
+    /// Whether the cache held partial bodies kept by an earlier run as this one started: only then is
+    /// a key to fetch looked up among them. One this run keeps is for the next.
+    let partialsInUse = Atomic<Bool>(false)
     /// The signal that asked the run to stop, or 0.
     let stopSignal = Atomic<Int32>(0)
     /// True once the run is stopping, for a signal or a cache failure: no new transfers, and the
@@ -112,6 +115,7 @@ package final class Prefetcher: Sendable {
         // No body is written through a link where the cache's own folder belongs.
         try cache.refuseLinkedFolders()
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
+        partialsInUse.store(try cache.index.hasPartials(), ordering: .releasing)
         var iterator = plan.makeIterator()
         var currentSet = -1
         // Commit the index's open batch a few times a second, so its write lock is never held while

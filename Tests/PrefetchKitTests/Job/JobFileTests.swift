@@ -230,19 +230,19 @@ import Testing
     }
 }
 
-/// `resume_max_age`, read as every set option is: defaults, inherited, overridden.
+/// `resume_max_age` and `refresh: http`, read as every set option is: defaults, inherited, overridden.
 @Suite struct JobFileResumeAndFreshnessTests {
     @Test func resumeMaxAgeAndRefreshHttpAreInheritedAndOverridden() throws {
         let folder = try TemporaryDirectory()
         let job = try folder.load("""
             version: 1
-            defaults: { resume_max_age: 6h, refresh: always }
+            defaults: { resume_max_age: 6h, refresh: http }
             sets:
               - { name: inherits, urls: ["https://x.example/a.png"] }
               - { name: overrides, resume_max_age: 0, refresh: stale, urls: ["https://x.example/b.png"] }
             """)
         #expect(job.sets[0].options.resumeMaxAge == .seconds(6 * 3600))
-        #expect(job.sets[0].options.refresh == .always)
+        #expect(job.sets[0].options.refresh == .http)
         #expect(job.sets[1].options.resumeMaxAge == .zero)
         #expect(job.sets[1].options.refresh == .stale)
     }
@@ -269,7 +269,7 @@ import Testing
             """)
         expectDiagnostic(diagnostics, line: 2, column: 29, keyPath: "defaults.resume_max_age", contains: "`soon` is not a duration")
         expectDiagnostic(diagnostics, line: 4, column: 32, keyPath: "sets[0].resume_max_age", contains: "duration `-1d` is negative")
-        expectDiagnostic(diagnostics, line: 4, column: 46, keyPath: "sets[0].refresh", contains: "use one of never, stale, always")
+        expectDiagnostic(diagnostics, line: 4, column: 46, keyPath: "sets[0].refresh", contains: "use one of never, stale, always, http")
         expectDiagnostic(diagnostics, line: 5, column: 16, keyPath: "sets[1].resume_maxage", contains: "did you mean `resume_max_age`?")
     }
 }
