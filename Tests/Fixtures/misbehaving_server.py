@@ -62,7 +62,7 @@ Routes:
                                 Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it).
                                 /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
                                 after new-etag's change), leaving the state alone. /sent/<name> lists every response for <name>, one
-                                line each: status, Range asked ("-" for none), bytes sent, If-Range ("-")
+                                line each: status, Range asked ("-" for none), bytes sent (at most), If-Range ("-")
 """
 
 import base64
@@ -427,15 +427,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if first:
             sent = sent[:len(sent) * int(cut) // 100]
-        written = 0
-        try:
-            for offset in range(0, len(sent), 65536):
-                self.wfile.write(sent[offset:offset + 65536])
-                written += len(sent[offset:offset + 65536])
-            self.wfile.flush()
-        finally:
-            with lock:
-                sent_records.setdefault(name, []).append((status, asked or "-", written, if_range or "-"))
+        # Recorded before it is written, so the record is there by the time the client has the last
+        # byte; a client that hangs up early got fewer bytes than recorded, never more.
+        with lock:
+            sent_records.setdefault(name, []).append((status, asked or "-", len(sent), if_range or "-"))
+        for offset in range(0, len(sent), 65536):
+            self.wfile.write(sent[offset:offset + 65536])
+        self.wfile.flush()
         if first:
             self.close_connection = True
 
