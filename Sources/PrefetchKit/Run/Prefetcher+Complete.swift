@@ -62,36 +62,13 @@ extension Prefetcher {
             return
         }
         let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: Date()) : nil
-        if freshness?.noStore == true {
-            // Fetched and checked, but not kept: the origin says not to store it (and an older copy goes).
-            do {
+        do {
+            if freshness?.noStore == true {
+                // Fetched and checked, but not kept: the origin says not to store it (and an older copy goes).
                 try cache.remove(key: item.key)
                 if resumed != nil { try cache.dropPartial(forKey: item.key) }
-            } catch {
-                fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
-                     message: "\(error)", permanent: false)
-                if error.isLasting { stop(for: error) }
-                return
-            }
-            board.settleStored(claim, bytes: response.bytes, url: item.shownURL, warnings: info?.warnings ?? [])
-            log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
-                                elapsedMs: elapsedMs, attempt: attempts))
-            return
-        }
-        do {
-            var entry = NewEntry(
-                url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
-                width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
-                etag: response.headers.etag, lastModified: response.headers.lastModified)
-            entry.unchecked = set.options.validate == .none
-            entry.frames = set.options.validate == .decode ? info?.frames : nil
-            let stored = try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
-            if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
-            // The partial is the stored file now: its row goes in the same batch as the entry's.
-            if resumed != nil { try cache.index.deletePartial(forKey: item.key) }
-            if let freshness {
-                try cache.index.recordFreshness(relativePath: stored.relativePath, modifiedAt: stored.modifiedAt,
-                                                freshUntil: freshness.freshUntil)
+            } else {
+                try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
             }
         } catch {
             fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
@@ -102,6 +79,27 @@ extension Prefetcher {
         board.settleStored(claim, bytes: response.bytes, url: item.shownURL, warnings: info?.warnings ?? [])
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))
+    }
+
+    /// Puts a checked body under its final name with its row; in the same batch the key's ledger row
+    /// goes, a partial it resumed loses its row (its file is the one placed), and the freshness its
+    /// origin gave it is recorded for a `refresh: http` set.
+    private func commit(_ item: PlanItem, body: TempFile, response: FetchResponse, info: ImageInfo?, resumed: PartialRecord?,
+                        freshness: ResponseFreshness?) throws(CacheError) {
+        let set = plan.sets[item.setIndex]
+        var entry = NewEntry(
+            url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
+            width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
+            etag: response.headers.etag, lastModified: response.headers.lastModified)
+        entry.unchecked = set.options.validate == .none
+        entry.frames = set.options.validate == .decode ? info?.frames : nil
+        let stored = try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+        if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
+        if resumed != nil { try cache.index.deletePartial(forKey: item.key) }
+        if let freshness {
+            try cache.index.recordFreshness(relativePath: stored.relativePath, modifiedAt: stored.modifiedAt,
+                                            freshUntil: freshness.freshUntil)
+        }
     }
 
     /// After a failed transfer: a body cut part way (its file holding `result.kept`'s bytes) is kept
