@@ -293,7 +293,8 @@ final class Attempt {
             refusal = policy.refusal(host: host, address: address)
             return refusal == nil
         }
-        let target = job.request.route.connectedHost(for: host, port: components?.port)
+        let port = components?.port ?? (components?.scheme?.lowercased() == "https" ? 443 : 80)
+        let target = job.request.route.connectedHost(for: host, port: port)
         let addresses = AddressLookup.addresses(of: target)
         guard !addresses.isEmpty else {
             refusal = "host \(oneLine(target)) does not resolve here, so its address cannot be checked (network.allow_private is false)"

@@ -17,8 +17,8 @@ package struct FetchRoute: Sendable, Equatable {
     package init() {}
 
     /// The host whose address the network rules check when a proxy makes the connection: the one
-    /// `connect_to` sends `host` to, else `host` itself.
-    func connectedHost(for host: String, port: Int?) -> String {
+    /// `connect_to` sends `host` on `port` (the URL's, or its scheme's default) to, else `host` itself.
+    func connectedHost(for host: String, port: Int) -> String {
         connectTo.first { $0.matches(host: host, port: port) }?.toHost ?? host
     }
 }
@@ -63,7 +63,7 @@ package struct ConnectTarget: Sendable, Equatable {
         "\(Self.bracketed(host)):\(port.map(String.init) ?? ""):\(Self.bracketed(toHost)):\(toPort.map(String.init) ?? "")"
     }
 
-    func matches(host other: String, port otherPort: Int?) -> Bool {
+    func matches(host other: String, port otherPort: Int) -> Bool {
         let spelling = { (name: String) in HostName.normalized(name) ?? name.lowercased() }
         return spelling(other) == spelling(host) && (port == nil || port == otherPort)
     }

@@ -20,7 +20,7 @@ package struct StallLimit: Sendable, Equatable {
 
     /// The timeout's message when the limit fires.
     func message(received: Int64) -> String {
-        "under \(bytesPerSecond) bytes/s for \(StallLimit.seconds(time)) s (stall.low_speed_limit and low_speed_time), after \(received) body bytes"
+        "under \(counted(Int(clamping: bytesPerSecond), "byte"))/s for \(StallLimit.seconds(time)) s (stall.low_speed_limit and low_speed_time), after \(counted(Int(clamping: received), "body byte"))"
     }
 
     static func seconds(_ duration: Duration) -> String {
