@@ -513,16 +513,12 @@ def exit_with_parent():
     os._exit(0)
 
 
-def main():
+def serve(server):
+    """Prints the server's port and serves until SIGTERM, SIGINT or the parent's exit. Also the
+    proxies' (proxies.py)."""
     # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[2], sys.argv[3])
-        server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=exit_with_parent, daemon=True).start()
     print(server.server_address[1], flush=True)
     try:
@@ -530,6 +526,16 @@ def main():
     except KeyboardInterrupt:
         pass
     sys.exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    serve(server)
 
 
 if __name__ == "__main__":

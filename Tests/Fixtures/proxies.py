@@ -12,21 +12,21 @@
 
 Binds port 0 and prints the chosen port as the first line of stdout. Every request it is asked to
 carry is appended to LOG as one line, as it arrives: `GET http://host:port/path`, `CONNECT host:port`
-or `SOCKS5 host:port`; one refused for its credentials is `DENIED ...`. Exits when its parent does.
+or `SOCKS5 host:port`; one refused for its credentials is `DENIED ...`. Exits when its parent does
+(misbehaving_server.serve).
 """
 
 import base64
-import os
 import select
-import signal
 import socket
 import socketserver
 import ssl
 import struct
 import sys
 import threading
-import time
 import urllib.parse
+
+from misbehaving_server import serve
 
 log_lock = threading.Lock()
 LOG = None
@@ -201,17 +201,8 @@ class Server(socketserver.ThreadingTCPServer):
         pass
 
 
-def exit_with_parent():
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def main():
     global LOG, AUTH, UPSTREAM
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     kind, LOG = sys.argv[1], sys.argv[2]
     arguments = sys.argv[3:]
     context = None
@@ -228,13 +219,7 @@ def main():
         else:
             sys.exit("unknown argument " + arguments[0])
     open(LOG, "a").close()
-    server = Server(HTTPProxy if kind == "http" else SOCKS5Proxy, context)
-    threading.Thread(target=exit_with_parent, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    serve(Server(HTTPProxy if kind == "http" else SOCKS5Proxy, context))
 
 
 if __name__ == "__main__":

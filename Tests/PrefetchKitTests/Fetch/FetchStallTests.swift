@@ -12,9 +12,7 @@ struct FetchStallTests {
     func aBodyThatStopsIsAbortedAtTheStallTime(seconds: Int) async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
-        var request = harness.request("/stall/dead-\(seconds)/65536")
-        request.timeout = .seconds(40)
-        request.stall = StallLimit(bytesPerSecond: 1024, time: .seconds(seconds))
+        let request = Self.request(harness, "/stall/dead-\(seconds)/65536", StallLimit(bytesPerSecond: 1024, time: .seconds(seconds)))
 
         let result = await harness.engine.fetch(request)
 
@@ -31,12 +29,8 @@ struct FetchStallTests {
     @Test func aTrickleBelowTheLimitIsAbortedAndOneAboveItIsNot() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
-        var slow = harness.request("/trickle/slow/200/100000")
-        slow.timeout = .seconds(40)
-        slow.stall = StallLimit(bytesPerSecond: 1024, time: .seconds(2))
-        var fast = harness.request("/trickle/fast/8192/32768")
-        fast.timeout = .seconds(40)
-        fast.stall = StallLimit(bytesPerSecond: 1024, time: .seconds(2))
+        let slow = Self.request(harness, "/trickle/slow/200/100000", StallLimit(bytesPerSecond: 1024, time: .seconds(2)))
+        let fast = Self.request(harness, "/trickle/fast/8192/32768", StallLimit(bytesPerSecond: 1024, time: .seconds(2)))
 
         let results = await harness.fetchAll([slow, fast])
 
@@ -54,9 +48,7 @@ struct FetchStallTests {
     @Test func aZeroLimitLeavesOnlyTheTimeout() async throws {
         let harness = try FetchHarness()
         defer { harness.close() }
-        var request = harness.request("/stall/off/1000")
-        request.timeout = .seconds(3)
-        request.stall = StallLimit(bytesPerSecond: 0, time: .seconds(1))
+        let request = Self.request(harness, "/stall/off/1000", StallLimit(bytesPerSecond: 0, time: .seconds(1)), timeout: .seconds(3))
 
         let result = await harness.engine.fetch(request)
 
@@ -64,6 +56,14 @@ struct FetchStallTests {
         #expect(result.error?.description.contains("stall") == false, "\(String(describing: result.error))")
         let waited = try Self.record(harness.server, "off")
         #expect(waited >= 2.5, "aborted \(waited) s after the last byte, before the 3 s timeout")
+    }
+
+    /// A request for `path` with `stall` and a timeout far beyond it unless given.
+    static func request(_ harness: FetchHarness, _ path: String, _ stall: StallLimit, timeout: Duration = .seconds(40)) -> FetchRequest {
+        var request = harness.request(path)
+        request.timeout = timeout
+        request.stall = stall
+        return request
     }
 
     /// The server's record of a stall: seconds from its last byte (or its headers, for a trickle) to the
