@@ -25,8 +25,9 @@ extension Attempt {
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(total, .seconds(10))), "CURLOPT_CONNECTTIMEOUT_MS")
         if !request.stall.isOff {
             // The stall limit is judged in the progress callback (`StallWatch`). libcurl's own check,
-            // set to the same figures, fires some five seconds later than it (its speed is a five-second
-            // average), so it only keeps the callback coming about once a second while nothing arrives.
+            // set to the same figures, fires six to seven seconds later than it (its speed is an average
+            // over the last five seconds), so it only keeps the callback coming about once a second while
+            // nothing arrives.
             try easy.set(CURLOPT_NOPROGRESS, 0, "CURLOPT_NOPROGRESS")
             try easy.set(progress: attemptProgressCallback)
             try easy.set(CURLOPT_XFERINFODATA, pointer: context, "CURLOPT_XFERINFODATA")

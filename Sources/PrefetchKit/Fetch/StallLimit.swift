@@ -1,7 +1,7 @@
 /// `stall:`: a transfer whose body comes slower than `bytesPerSecond`, averaged over the last `time`,
 /// is aborted as a timeout. Judged by prefetchd itself (`StallWatch`), not by libcurl's
 /// CURLOPT_LOW_SPEED_*, whose speed is an average over the last five seconds: with it, a body that
-/// stops dead is aborted only some five seconds after the limit's time.
+/// stops dead was aborted six to seven seconds after the limit's time (17 s for 10 s).
 package struct StallLimit: Sendable, Equatable {
     /// 0 turns the check off (the whole-transfer `timeout` still applies).
     package var bytesPerSecond: Int64
