@@ -122,6 +122,14 @@ extension Prefetcher {
         request.hiddenParams = options.redactParams
         request.concurrency = settings.concurrency ?? options.concurrency
         request.perHost = options.perHost
+        request.stall = options.stall
+        request.route.proxy = options.proxy.map { proxy in
+            Proxy(url: proxy.url, username: proxy.credentials?.username, password: proxy.credentials?.password)
+        }
+        request.route.noProxy = options.noProxy
+        request.route.connectTo = options.connectTo
+        request.route.caFile = options.caFile
+        request.route.caPath = options.caPath
         return request
     }
 }
