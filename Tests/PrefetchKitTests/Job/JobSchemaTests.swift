@@ -89,6 +89,24 @@ import Testing
         Refused(keyPath: "sets[0].urls[0]", yaml: "version: 1\nsets:\n  - name: a\n    urls: [\"http://127.0.0.1/a b.png\"]\n"),
         Refused(keyPath: "sets[0].urls[0]", yaml: "version: 1\nsets:\n  - name: a\n    urls: [\"http://user@:80/a.png\"]\n"),
         Refused(keyPath: "sets[0].url_pattern", yaml: "version: 1\nsets:\n  - name: a\n    url_pattern: \"{http,https}://h/[1-2].png\"\n"),
+        Refused(keyPath: "defaults.stall.low_speed", yaml: "version: 1\ndefaults: {stall: {low_speed: 1}}\n" + set),
+        Refused(keyPath: "defaults.stall", yaml: "version: 1\ndefaults: {stall: {}}\n" + set),
+        Refused(keyPath: "defaults.stall.low_speed_time", yaml: "version: 1\ndefaults: {stall: {low_speed_time: 0s}}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: \"ftp://proxy.internal:21\"}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: \"http://u:p@proxy.internal:3128\"}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: \"http://proxy.internal\"}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: {username: u, password_env: SHOP_PASSWORD}}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: {url: \"http://p:3128\", username: u}}\n" + set),
+        Refused(keyPath: "defaults.proxy.user", yaml: "version: 1\ndefaults: {proxy: {url: \"http://p:3128\", user: u}}\n" + set),
+        Refused(keyPath: "defaults.no_proxy[0]", yaml: "version: 1\ndefaults: {no_proxy: [\"*.example.com\"]}\n" + set),
+        Refused(keyPath: "defaults.no_proxy", yaml: "version: 1\ndefaults: {no_proxy: \"localhost; .internal\"}\n" + set),
+        Refused(keyPath: "defaults.ca_file", yaml: "version: 1\ndefaults: {ca_file: \"\"}\n" + set),
+        Refused(keyPath: "defaults.connect_to[0]", yaml: "version: 1\ndefaults: {connect_to: [{host: cdn.example.com}]}\n" + set),
+        Refused(keyPath: "defaults.connect_to[0].via", yaml: "version: 1\ndefaults: {connect_to: [{host: a.example, to: b.example, via: c}]}\n" + set),
+        Refused(keyPath: "defaults.connect_to[0].port", yaml: "version: 1\ndefaults: {connect_to: [{host: a.example, port: 70000, to: b.example}]}\n" + set),
+        Refused(keyPath: "defaults.connect_to[0].to", yaml: "version: 1\ndefaults: {connect_to: [{host: a.example, to: \"::1:443\"}]}\n" + set),
+        Refused(keyPath: "defaults.connect_to[0].host", yaml: "version: 1\ndefaults: {connect_to: [{host: \"a.example:443\", to: b.example}]}\n" + set),
+        Refused(keyPath: "defaults.connect_to", yaml: "version: 1\ndefaults: {connect_to: {host: a.example, to: b.example}}\n" + set),
     ]
 
     @Test func jobFilesTheDecoderRefusesFailTheSchema() throws {
@@ -143,6 +161,12 @@ import Testing
           max_frame_pixels: 10000000
           cache_key: {strip_query: true}
           redact_params: [sig, Token]
+          stall: {low_speed_limit: 1KiB, low_speed_time: 5s}
+          proxy: {url: "socks5h://proxy.internal:1080", username: warm, password_env: SHOP_PASSWORD}
+          no_proxy: [localhost, .internal.example, 10.0.0.0/8, "[::1]", 8]
+          ca_file: certs/ca.pem
+          ca_path: certs/hashed
+          connect_to: [{host: cdn.example.com, port: 443, to: "edge-3.example.net:443"}, {host: "[::1]", to: "[::2]:8443"}, {host: "::1", to: edge}]
         network: {allow_private: false, allow_hosts: ["*.example.com", bücher.test., 127.0.0.1], deny_hosts: []}
         sets:
           - name: list
@@ -156,6 +180,13 @@ import Testing
           - name: file
             url_file: urls.txt
             validate: none
+            proxy: none
+            stall: {low_speed_limit: 0}
+          - name: proxied
+            urls: ["http://127.0.0.1:1/c.png"]
+            proxy: "HTTP://proxy.internal:3128/"
+            no_proxy: "localhost, .internal.example"
+            connect_to: []
         """,
         """
         version: "1"
@@ -172,7 +203,8 @@ import Testing
         version: ${JOB_VERSION:-1}
         name: ${JOB_NAME:-expanded}
         cache: {path: "${PREFETCHD_CACHE_DIR:-cache}", layout: "${LAYOUT:-native}", max_size: "${CAP:-1GiB}", trim_to: "${TRIM:-0.5}"}
-        defaults: {concurrency: "${N:-4}", timeout: "${TIMEOUT:-10s}", validate: "${LEVEL:-header}", formats: ["${FORMAT:-png}"], cookies: "${COOKIES:-false}"}
+        defaults: {concurrency: "${N:-4}", timeout: "${TIMEOUT:-10s}", validate: "${LEVEL:-header}", formats: ["${FORMAT:-png}"], cookies: "${COOKIES:-false}",
+                   proxy: "${HTTPS_PROXY:-none}", no_proxy: "${NO_PROXY:-}", stall: {low_speed_time: "${STALL:-3s}"}}
         network: {allow_hosts: ["${HOST:-cdn.example.com}"]}
         sets:
           - name: a
@@ -186,6 +218,8 @@ import Testing
     @Test func jobFilesTheDecoderAcceptsPassTheSchema() throws {
         let folder = try TemporaryDirectory()
         try folder.write("urls.txt", "http://127.0.0.1:1/a.png\n")
+        try folder.write("certs/ca.pem", "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n")
+        try folder.write("certs/hashed/.keep", "")
         var files: [String] = []
         for (number, yaml) in Self.accepted.enumerated() {
             let file = try folder.write("accepted-\(number).yaml", yaml).path
@@ -222,6 +256,18 @@ import Testing
         #expect(Set(set.keys).union(options.keys) == Set(JobDecoder.setKeys))
         #expect(Set(try properties(options["credentials"]).keys) == ["username", "password_env"])
         #expect(Set(try properties(options["cache_key"]).keys) == ["drop_params", "strip_query"])
+        #expect(Set(try properties(options["stall"]).keys) == Set(JobDecoder.stallKeys))
+        let proxyMapping = (options["proxy"]?["anyOf"] as? [[String: Any]])?.last
+        #expect(Set(try properties(proxyMapping).keys) == Set(JobDecoder.proxyKeys))
+        #expect(Set(try properties(options["connect_to"]?["items"]).keys) == Set(JobDecoder.connectToKeys))
+        let proxyPattern = try NSRegularExpression(pattern: try #require((definitions["proxyURL"] as? [String: Any])?["pattern"] as? String))
+        func isProxyURL(_ text: String) -> Bool {
+            proxyPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        for scheme in JobDecoder.proxySchemes {
+            #expect(isProxyURL("\(scheme)://proxy.internal:3128") && isProxyURL("\(scheme.uppercased())://[::1]:3128/"), "\(scheme)")
+        }
+        #expect(!isProxyURL("ftp://proxy.internal:21") && !isProxyURL("socks4://proxy.internal:1080"))
 
         /// The `enum` of a key's first `anyOf` branch.
         func values(_ property: [String: Any]?) -> [String] {
@@ -256,6 +302,14 @@ import Testing
         #expect(text(options["max_frames"]) == "\(builtIn.maxFrames)")
         #expect(text(options["max_frame_pixels"]) == "\(builtIn.maxFramePixels)")
         #expect(options["redact_params"]?["default"] as? [String] == builtIn.redactParams)
+        let stall = try #require(options["stall"]?["default"] as? [String: Any])
+        #expect(try JobValues.size("\(stall["low_speed_limit"] ?? "")") == builtIn.stall.bytesPerSecond)
+        #expect(try JobValues.duration("\(stall["low_speed_time"] ?? "")") == builtIn.stall.time)
+        #expect(text(options["proxy"]) == "none" && builtIn.proxy == nil)
+        #expect(options["no_proxy"]?["default"] as? [String] == builtIn.noProxy)
+        #expect((options["connect_to"]?["default"] as? [Any])?.isEmpty == true && builtIn.connectTo.isEmpty)
+        #expect(options["ca_file"]?["default"] == nil && builtIn.caFile == nil)
+        #expect(options["ca_path"]?["default"] == nil && builtIn.caPath == nil)
         #expect(text(cache["layout"]) == settings.layout.rawValue)
         #expect(try JobValues.size(text(cache["max_size"])) == settings.maxSize)
         #expect(try JobValues.duration(text(cache["max_age"])) == settings.maxAge)
