@@ -2,6 +2,8 @@ import Foundation
 
 /// The run report of DESIGN.md, written by `--report FILE.json`.
 package struct RunReport: Sendable, Equatable, Codable {
+    /// `PrefetchVersion.machineFormat` of the prefetchd that wrote it.
+    package var formatVersion = PrefetchVersion.machineFormat
     package var job: String
     /// ISO 8601 in UTC with milliseconds (`Timestamp`).
     package var started: String
@@ -28,6 +30,7 @@ package struct RunReport: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case job, started, totals, failures, outcome, warnings
+        case formatVersion = "format_version"
         case durationSeconds = "duration_s"
     }
 

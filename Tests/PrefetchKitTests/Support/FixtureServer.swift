@@ -38,6 +38,13 @@ final class FixtureServer {
             .deletingLastPathComponent()  // PrefetchKitTests
             .deletingLastPathComponent()  // Tests
             .appendingPathComponent("Fixtures/\(script)")
+        return try start(path, arguments: arguments)
+    }
+
+    /// Starts `python3 <path> <arguments>` (a server script that prints its port as its first line, as
+    /// scripts/demo-server.py does too) and reads that port.
+    static func start(_ path: URL, arguments: [String]) throws -> (Process, Int) {
+        let script = path.lastPathComponent
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", path.path] + arguments
