@@ -11,6 +11,8 @@ final class Attempt {
     let easy: Easy
     private let mailbox: Mailbox
     private let writer: BodyWriter
+    /// Paces the body's bytes when its set or host has `bytes_per_second`; nil otherwise.
+    private let limiter: RateLimiter?
     /// The open destination, until it is closed or handed over with a kept body.
     private var body: BodyFile?
     /// Where the kept body goes once decoded; made with the destination.
@@ -26,6 +28,8 @@ final class Attempt {
     private var keepsBody: Bool?
     /// The most of a non-2xx body read before the transfer is aborted instead.
     static let droppedBodyAllowance = 64 << 10
+    /// CURL_WRITEFUNC_PAUSE.
+    private static let pause = 0x1000_0001
     /// Bytes of a body that is not a 2xx response's, read and dropped so far.
     private var droppedBytes = 0
     /// True once the transfer was aborted for such a body.
@@ -72,11 +76,12 @@ final class Attempt {
         }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter, limiter: RateLimiter? = nil) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
         self.writer = writer
+        self.limiter = limiter
     }
 
     deinit {
@@ -204,6 +209,10 @@ final class Attempt {
     /// The write callback: a 2xx body goes on to be checked, decoded and stored; the body of any other
     /// status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        // Over the byte budget: libcurl keeps these bytes and hands them over again once resumed.
+        if let limiter, !limiter.admitBytes(count, for: self, now: .now) {
+            return Self.pause
+        }
         if keepsBody == nil {
             keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
         }
