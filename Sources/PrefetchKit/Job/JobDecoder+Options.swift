@@ -3,7 +3,7 @@ extension JobDecoder {
     static let optionKeys = [
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
         "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
-        "max_frame_pixels", "cache_key", "redact_params",
+        "max_frame_pixels", "cache_key", "redact_params", "rate_limit",
     ]
 
     /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
@@ -31,6 +31,7 @@ extension JobDecoder {
             case "max_frames": set(&options.maxFrames, int(node, keyPath, in: 1...Int.max))
             case "max_frame_pixels": set(&options.maxFramePixels, int(node, keyPath, in: 1...Int.max))
             case "redact_params": set(&options.redactParams, stringList(node, keyPath)?.map { $0.lowercased() })
+            case "rate_limit": set(&options.rateLimit, rateLimit(node, keyPath))
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }
         }

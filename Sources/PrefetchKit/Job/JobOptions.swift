@@ -36,6 +36,8 @@ package struct JobOptions: Sendable, Equatable {
     /// Query parameters whose values every URL shown (logs, reports, JUnit, the index, the ledger)
     /// has as `***`, in lower case and compared without case; the cache key keeps them.
     package var redactParams = URLRedaction.commonSecrets
+    /// The set's own rate limit, over all its hosts; nil for none.
+    package var rateLimit: RateLimit?
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}
@@ -79,6 +81,13 @@ package struct CacheSettings: Sendable, Equatable {
     package init(path: String) {
         self.path = path
     }
+}
+
+/// One entry of `hosts:`: the limit every request of the run to the hosts the pattern matches shares.
+package struct HostSettings: Sendable, Equatable {
+    /// A host name, `*.example.com` or `*`, in lower case.
+    package var pattern: String
+    package var rateLimit: RateLimit
 }
 
 /// `network:` — job-level address rules.
