@@ -122,6 +122,7 @@ extension Prefetcher {
         request.hiddenParams = options.redactParams
         request.concurrency = settings.concurrency ?? options.concurrency
         request.perHost = options.perHost
+        request.rateLimit = options.rateLimit
         return request
     }
 }
