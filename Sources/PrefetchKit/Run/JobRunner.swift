@@ -110,7 +110,7 @@ package final class JobRunner: Sendable {
             beginFailure != nil || stopSignal.load(ordering: .acquiring) != 0
         }) { index -> Prefetcher? in
             let job = jobs[index]
-            let path = options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
+            let path = cachePath(of: job)
             let share: CacheShare
             if let known = shares[path] {
                 share = known
@@ -127,7 +127,7 @@ package final class JobRunner: Sendable {
                     let cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
                     try cache.refuseLinkedFolders()
                     if !options.settings.dryRun { cache.keepCleanReserve() }
-                    share = CacheShare(cache)
+                    share = CacheShare(cache, jobs: jobs.filter { cachePath(of: $0) == path }.count)
                 } catch {
                     outcomes[index] = Self.unopened(job, cachePath: path, failure: error)
                     return nil
@@ -164,6 +164,11 @@ package final class JobRunner: Sendable {
         return Outcomes(outcomes: zip(jobs, outcomes).map { job, outcome in
             outcome ?? Self.notStarted(job, stoppedBy: signal == 0 ? SIGTERM : signal)
         }, rateWait: Self.milliseconds(shared.engine.rateWait(group: nil)))
+    }
+
+    /// The folder of the job's cache: `--cache`, else its `cache.path`.
+    private func cachePath(of job: Job) -> String {
+        options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
     }
 
     /// A duration in seconds, to the millisecond, as the report gives it.
