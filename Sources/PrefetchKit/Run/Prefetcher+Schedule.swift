@@ -20,7 +20,9 @@ extension Prefetcher {
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
         // has just stored may be in the open batch only: the index's own connection sees it.
         let entry = try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
-        let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
+        // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
+        let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
+            ? try cache.index.failure(forKey: item.key) : nil
         // A row or ledger entry written since this run started is its own work on a key the board has
         // forgotten: counted once already, told to this set only. While the board has forgotten
         // nothing, such a row is another process's (a second run on the cache), decided as any other.

@@ -64,4 +64,15 @@ import Testing
         #expect(try harness.server.get("/hits/shared").body == Data("1".utf8))
         try harness.expectCache(holds: [harness.url("/count/shared"): harness.png, harness.url("/count/one"): harness.png])
     }
+
+    @Test func aKeyTheFirstJobFailsIsLedgeredForTheSecondOnTheSameCache() throws {
+        let harness = try RunHarness()
+        let first = try harness.job("first", sets: [harness.set("x", ["/missing/gone", "/slow/300?n=1"])])
+        let second = try harness.job("second", sets: [harness.set("y", ["/missing/gone"], ["priority: low"])])
+        let result = try harness.run([first, second])
+        // Asked once: the second job waited for the first's 404 and found it in the ledger.
+        #expect(try harness.server.get("/hits/gone").body == Data("1".utf8))
+        #expect(result.report.totals.failed == 1 && result.report.totals.ledgered == 1, "\(result.report.totals)")
+        #expect(result.sets.map(\.unsuccessful) == [1, 1])
+    }
 }
