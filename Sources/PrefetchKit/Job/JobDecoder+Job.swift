@@ -62,11 +62,7 @@ extension JobDecoder {
 
     /// A number in (0, 1].
     private mutating func fraction(_ node: YAMLNode, _ path: String) -> Double? {
-        guard let text = string(node, path) else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            report(node, path, "`\(text)` is not a number")
-            return nil
-        }
+        guard let (text, value) = number(node, path) else { return nil }
         guard value > 0, value <= 1 else {
             report(node, path, "\(text) is outside (0, 1]; give the fraction of max_size to trim down to")
             return nil

@@ -36,11 +36,7 @@ extension JobDecoder {
     /// A number of requests a second: above zero, at most 100,000, fractions allowed (`0.5` is one
     /// every two seconds).
     private mutating func rate(_ node: YAMLNode, _ path: String) -> Double? {
-        guard let text = string(node, path) else { return nil }
-        guard let value = Double(text), value.isFinite, !text.contains(where: { $0.isLetter }) else {
-            report(node, path, "`\(text)` is not a number")
-            return nil
-        }
+        guard let (text, value) = number(node, path, allowingExponent: false) else { return nil }
         guard value > 0, value <= 100_000 else {
             report(node, path, "\(text) is out of range; use a number above 0 and at most 100000")
             return nil
