@@ -58,6 +58,21 @@ import Testing
         #expect(result.report.rateWaitSeconds > 5)
     }
 
+    @Test func aHostsLimitInOneJobFileHoldsEveryFilesRequests() throws {
+        let harness = try RunHarness()
+        let limited = try Self.job(harness, name: "limited", host: "{ requests_per_second: 4 }",
+                                   sets: [harness.set("mine", (0..<4).map { "/ok/m\($0)" })])
+        let other = try Self.job(harness, name: "other", sets: [harness.set("theirs", (0..<10).map { "/ok/t\($0)" })])
+        let result = try harness.run([limited, other])
+        #expect(result.report.totals.fetched == 14)
+
+        // The file without `hosts:` goes at the other's 4 a second too, on the one engine.
+        let theirs = try harness.server.requestLog().filter { $0.path.hasPrefix("/ok/t") }.map(\.time)
+        #expect(theirs.count == 10)
+        let gap = median(gaps(theirs))
+        #expect(gap >= 0.75 * 0.25, "median gap \(gap) s at 4/s")
+    }
+
     @Test(arguments: [true, false])
     func a429WithRetryAfterHoldsAndSlowsTheHost(configured: Bool) throws {
         let harness = try RunHarness()
