@@ -29,17 +29,10 @@ final class RateLimiter {
         self.waits = waits
     }
 
-    private func host(_ name: String, now: ContinuousClock.Instant) -> HostPace {
-        if let pace = hosts[name] { return pace }
-        let pace = HostPace(limit: rules.limit(forHost: name), now: now)
-        hosts[name] = pace
-        return pace
-    }
-
+    /// Runs `body` on the host's pace in place (no copy of its counters per attempt), made on first use.
     private func withHost<Value>(_ name: String, now: ContinuousClock.Instant, _ body: (inout HostPace) -> Value) -> Value {
-        var pace = host(name, now: now)
-        defer { hosts[name] = pace }
-        return body(&pace)
+        if hosts[name] == nil { hosts[name] = HostPace(limit: rules.limit(forHost: name), now: now) }
+        return body(&hosts[name]!)
     }
 
     private func set(of job: PendingFetch, now: ContinuousClock.Instant) -> SetPace? {
@@ -78,7 +71,7 @@ final class RateLimiter {
 
     /// Whether the job's body bytes are paced (its set or host has `bytes_per_second`).
     func pacesBytes(_ job: PendingFetch, now: ContinuousClock.Instant) -> Bool {
-        job.request.rateLimit?.bytesPerSecond != nil || host(job.host, now: now).bytes != nil
+        job.request.rateLimit?.bytesPerSecond != nil || withHost(job.host, now: now) { $0.bytes != nil }
     }
 
     /// Inside the write callback: whether the bytes may be taken now; when not, the attempt is paused
