@@ -41,6 +41,9 @@ enum Tool {
         }
         if !spec.handlesStopSignals { ProcessTuning.releaseStopSignals() }
         let rest = Array(arguments.dropFirst())
+        // Read before the parse, so that a mistake in the command line is logged as it asks.
+        let logs = spec.options.contains { $0.name == "log-format" }
+        if logs { Log.configure(format: logFormat(in: rest)) }
         do {
             let parsed = try ArgumentParser(command: spec.name, options: spec.allOptions).parse(rest)
             if parsed.has("help") {
@@ -55,7 +58,19 @@ enum Tool {
         } catch {
             diagnostics.report(.environment, "prefetchd \(spec.name): \(error)")
         }
+        if logs { diagnostics.writeSummary(command: spec.name) }
         return diagnostics.exitStatus
+    }
+
+    /// The `--log-format` the arguments give (the last one), text when none.
+    private static func logFormat(in arguments: [String]) -> Log.Format {
+        var format = Log.Format.text
+        for (index, argument) in arguments.enumerated() {
+            let value = argument == "--log-format" ? arguments.dropFirst(index + 1).first
+                : argument.hasPrefix("--log-format=") ? String(argument.dropFirst("--log-format=".count)) : nil
+            if let value, let given = Log.Format(rawValue: value) { format = given }
+        }
+        return format
     }
 
     private static func command(named name: String) -> CommandSpec? {

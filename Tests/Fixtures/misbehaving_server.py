@@ -46,6 +46,14 @@ Routes:
                                 the PNG itself (decoded)
   /gzip-bomb/<megabytes>        a PNG signature and <megabytes> MiB of zeros, gzipped as it streams
                                 (chunked; 1024 MiB is about 1 MB on the wire)
+  /stall/<name>/<bytes>         200 declaring ten times <bytes>, sends <bytes> and then nothing, until the
+                                client goes away; /stalled/<name> returns the seconds from the last byte
+                                sent to the client's close, as the server saw them ("open" until then)
+  /trickle/<name>/<rate>/<total> 200 with <total> bytes sent at <rate> bytes/s, in tenths of a second;
+                                /stalled/<name> returns the seconds from the headers to the client's
+                                close (or to the last byte)
+  /close/<name>                 a PNG with Connection: close, counting hits like /count, so every request
+                                needs a connection of its own (a tunnelling proxy sees each one)
   /retry-after-once/<id>/<code>/<seconds>
                                 that status with Retry-After: <seconds> at the first hit of <id>, then a PNG
   /paced/<count>/<seed>         the bytes of /bytes/<count>/<seed>, in 16 KiB writes through a 16 KiB send
@@ -54,14 +62,18 @@ Routes:
   /log                          every request so far (but /log and /chunks), one "<seconds> <path>" a
                                 line in arrival order, seconds on the server's monotonic clock
   /chunks                       every /paced write so far, one "<seconds> <bytes>" a line
+
+With --tls CERT KEY it speaks HTTPS instead, with that certificate chain and key.
 """
 
 import base64
 import ctypes
 import hashlib
 import os
+import select
 import signal
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -91,6 +103,7 @@ served_order = []
 widths = {}
 inflight = {}
 max_inflight = {}
+stalls = {}
 request_log = []
 chunk_log = []
 
@@ -413,6 +426,67 @@ class Handler(BaseHTTPRequestHandler):
         chunk(encoder.flush())
         self.wfile.write(b"0\r\n\r\n")
 
+    def route_stall(self, name, count):
+        body = bytes(int(count))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(10 * len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+        sent = time.monotonic()
+        with lock:
+            stalls[name] = None
+        # Wait for the client to close: readable with nothing to read. Gives up after two minutes.
+        while time.monotonic() - sent < 120:
+            readable, _, _ = select.select([self.connection], [], [], 0.02)
+            if readable:
+                try:
+                    if not self.connection.recv(1, socket.MSG_PEEK):
+                        break
+                except (OSError, ValueError):
+                    break
+                time.sleep(0.02)
+        with lock:
+            stalls[name] = time.monotonic() - sent
+        self.close_connection = True
+
+    def route_trickle(self, name, rate, total):
+        rate, total = int(rate), int(total)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(total))
+        self.end_headers()
+        self.wfile.flush()
+        started = time.monotonic()
+        with lock:
+            stalls[name] = None
+        sent = 0
+        piece = max(rate // 10, 1)
+        try:
+            while sent < total:
+                block = bytes(min(piece, total - sent))
+                self.wfile.write(block)
+                self.wfile.flush()
+                sent += len(block)
+                time.sleep(0.1)
+        except OSError:
+            pass
+        with lock:
+            stalls[name] = time.monotonic() - started
+        self.close_connection = True
+
+    def route_close(self, name):
+        count("count/" + name)
+        self.close_connection = True
+        self.send_body(200, PNG, "image/png", headers=[("Connection", "close")])
+
+    def route_stalled(self, name):
+        with lock:
+            value = stalls.get(name, "none")
+        text = "open" if value is None else value if isinstance(value, str) else "%.3f" % value
+        self.send_body(200, text.encode())
+
     def route_cookie(self, action, value=""):
         if action == "set":
             self.send_body(200, b"set\n", headers=[("Set-Cookie", "flavour=" + value + "; Path=/")])
@@ -484,12 +558,12 @@ def exit_with_parent():
     os._exit(0)
 
 
-def main():
+def serve(server):
+    """Prints the server's port and serves until SIGTERM, SIGINT or the parent's exit. Also the
+    proxies' (proxies.py)."""
     # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
     threading.Thread(target=exit_with_parent, daemon=True).start()
     print(server.server_address[1], flush=True)
     try:
@@ -497,6 +571,16 @@ def main():
     except KeyboardInterrupt:
         pass
     sys.exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    serve(server)
 
 
 if __name__ == "__main__":

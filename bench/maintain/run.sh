@@ -134,7 +134,7 @@ $total_bytes bytes of file data; ages spread over 30 days (bench/maintain/age.py
 
 - stats answer: $json_entries (entries bytes); fresh scan: $scan_entries.
 - files left: prefetchd $count_prefetchd (list digest $left_prefetchd), scan-based $count_scan (list digest $left_scan).
-- prefetchd clean summary: $(head -1 "$work/clean.out")
+- prefetchd clean summary: $(grep -m1 -o 'clean: removed.*' "$work/clean.err")
 REPORT
 )
 echo "$report"

@@ -62,12 +62,12 @@ package final class DiskCache: Sendable {
         return cache
     }
 
-    /// Says on standard error that an existing cache's index was made anew, and what that lost.
+    /// Says in the log that an existing cache's index was made anew, and what that lost.
     private static func tellRebuilt(_ root: String, setAside: (path: String, reason: String)?) {
         let what = setAside.map { "could not be used (\($0.reason)); it is kept as \($0.path), and" } ?? "was missing, and"
-        Console.error("prefetchd: the index of the cache \(root) \(what) a new one was made from the files: the "
+        Log.message(.warning, "prefetchd: the index of the cache \(root) \(what) a new one was made from the files: the "
             + "URLs and sets of its entries, the failure ledger and the run history are lost; a run fills in "
-            + "the URL and set of each entry it finds again.\n")
+            + "the URL and set of each entry it finds again.")
     }
 
     /// Opens the cache at `path` with the layout it was made with; nil when no cache is there

@@ -20,6 +20,12 @@ final class Attempt {
     /// Whether this attempt created the destination, and so may remove it.
     private var ownsDestination = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `connect_to` entries as libcurl keeps them, set by `configure`; freed with the attempt.
+    var connectToList: UnsafeMutablePointer<curl_slist>?
+    /// Judges `stall:` at each progress callback; nil when the limit is off.
+    private var stallWatch: StallWatch?
+    /// Why the stall limit aborted the transfer.
+    private var stallFailure: FetchError?
     /// Bytes of a 2xx body received, before any decoding.
     private var received: Int64 = 0
     /// Decided at the first body byte: only a 2xx body goes to the file. Any other status decides the
@@ -87,6 +93,7 @@ final class Attempt {
     deinit {
         closeDestination()
         curl_slist_free_all(headerList)
+        curl_slist_free_all(connectToList)
     }
 
     /// Opens (creating when needed) or takes the destination, empties it, and sets every option on the
@@ -113,6 +120,9 @@ final class Attempt {
             throw .destination(path: path, code: errno)
         }
         headerList = try configure(easy, cookieShare: cookieShare)
+        if !job.request.stall.isOff {
+            stallWatch = StallWatch(limit: job.request.stall, now: .now)
+        }
     }
 
     /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
@@ -162,6 +172,9 @@ final class Attempt {
             }
             if let bodyFailure {
                 return .failure(bodyFailure)
+            }
+            if let stallFailure {
+                return .failure(stallFailure)
             }
             if let refusal {
                 return .failure(.blockedNetwork(refusal))
@@ -264,12 +277,39 @@ final class Attempt {
         return count
     }
 
+    /// The progress callback: false aborts the transfer, once its body has come slower than the stall
+    /// limit allows.
+    fileprivate func progress(downloaded: Int64) -> Bool {
+        guard var watch = stallWatch else { return true }
+        let stalled = watch.stalled(bytes: downloaded, at: .now)
+        stallWatch = watch
+        if stalled {
+            stallFailure = .timeout(job.request.stall.message(received: downloaded))
+        }
+        return !stalled
+    }
+
     /// The pre-request callback: the connection is made, the request not yet sent. Refuses hosts and
-    /// addresses the network policy does not allow, for the first request and every redirect.
+    /// addresses the network policy does not allow, for the first request and every redirect. Through
+    /// a proxy, `address` is the proxy's: the target's own addresses, as they resolve here, are checked
+    /// instead, every one of them (the proxy resolves the name itself).
     fileprivate func admit(address: String) -> Bool {
         let url = easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url
-        let host = URLComponents(string: url)?.host ?? ""
-        refusal = job.request.network.refusal(host: host, address: address)
+        let components = URLComponents(string: url)
+        let host = components?.host ?? ""
+        let policy = job.request.network
+        guard job.request.route.proxy != nil, !policy.allowPrivate else {
+            refusal = policy.refusal(host: host, address: address)
+            return refusal == nil
+        }
+        let port = components?.port ?? (components?.scheme?.lowercased() == "https" ? 443 : 80)
+        let target = job.request.route.connectedHost(for: host, port: port)
+        let addresses = AddressLookup.addresses(of: target)
+        guard !addresses.isEmpty else {
+            refusal = "host \(oneLine(target)) does not resolve here, so its address cannot be checked (network.allow_private is false)"
+            return false
+        }
+        refusal = addresses.lazy.compactMap { policy.refusal(host: host, address: $0) }.first
         return refusal == nil
     }
 
@@ -317,4 +357,11 @@ let attemptPrerequestCallback: curl_prereq_callback = { context, primaryIP, _, _
     guard let context, let primaryIP else { return Int32(CURL_PREREQFUNC_ABORT) }
     let admitted = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().admit(address: String(cString: primaryIP))
     return Int32(admitted ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT)
+}
+
+/// libcurl's progress callback, about once a second while nothing arrives and more often while data
+/// flows; the context as above.
+let attemptProgressCallback: curl_xferinfo_callback = { context, _, downloaded, _, _ in
+    guard let context else { return 1 }
+    return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
 }

@@ -41,6 +41,10 @@ package struct FetchRequest: Sendable {
     package var insecureTLS: Bool
     /// Which hosts and addresses may be requested, redirects included.
     package var network = NetworkPolicy()
+    /// A body slower than this is aborted as a timeout.
+    package var stall = StallLimit.default
+    /// The proxy, `connect_to` and trusted certificate authorities.
+    package var route = FetchRoute()
     /// Query parameters whose values no message or event shows (`redact_params`).
     package var hiddenParams: [String] = []
 

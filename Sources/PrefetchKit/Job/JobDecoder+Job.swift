@@ -6,6 +6,7 @@ extension JobDecoder {
 
     /// Reads a whole job; nil when anything was reported.
     mutating func job(_ root: YAMLNode, path: String, stem: String, folder: String, workingDirectory: String) -> Job? {
+        self.folder = folder
         guard let fields = mapping(root, "", allowed: Self.topKeys) else { return nil }
         version(fields["version"], root: root)
         let name = fields["name"].flatMap { nonEmptyString($0.value, "name") } ?? stem

@@ -4,6 +4,8 @@ struct JobDecoder {
     /// The job file as its diagnostics name it.
     let file: String
     let expansion: EnvironmentExpansion
+    /// The job file's folder ("" for the working directory), which relative paths of its keys start from.
+    var folder = ""
     private(set) var diagnostics: [JobDiagnostic] = []
 
     init(file: String, environment: [String: String]) {

@@ -23,7 +23,8 @@ package struct CacheCleaner: Sendable {
     package var lockPath: String { cache.root + "/clean.lock" }
 
     /// Runs one clean. A dry run takes no lock and changes nothing; `onItem` hears every removal
-    /// (or would-be removal); `log` gets progress lines for stderr.
+    /// (or would-be removal); `log` gets a warning, if there is one, for the log. Its figures are the
+    /// report's alone, said once.
     package func run(
         dryRun: Bool = false, now: Date = Date(), log: (String) -> Void = { _ in },
         onItem: @escaping (CleanItem) -> Void = { _ in }
@@ -33,19 +34,11 @@ package struct CacheCleaner: Sendable {
         try removing(dryRun: dryRun, now: now, log: log, onItem: onItem) { pass throws(MaintenanceError) in
             report.bytesBefore = try currentBytes()
             try pass.finishInterruptedRemovals(into: &report)
-            if policy.maxAge > 0 {
-                try pass.expire(into: &report)
-                log("clean: \(dryRun ? "would expire" : "expired") \(report.expired.entries) entries (\(ByteFormat.human(report.expired.bytes)))")
-            }
-            if policy.maxSize > 0 {
-                try pass.trim(into: &report)
-                log("clean: \(dryRun ? "would trim" : "trimmed") \(report.trimmed.entries) entries (\(ByteFormat.human(report.trimmed.bytes)))")
-            }
+            if policy.maxAge > 0 { try pass.expire(into: &report) }
+            if policy.maxSize > 0 { try pass.trim(into: &report) }
             pass.remover.settle()  // every removed file freed before the sweeps look
             try pass.sweepTemp(into: &report)
             try pass.sweepOrphans(into: &report)
-            log("clean: \(dryRun ? "would sweep" : "swept") \(report.sweptTemp.entries) temp files, \(report.missingFiles.entries) rows without files, "
-                + "\(report.orphans.entries) orphans in \(report.sweptFolders) of \(report.totalFolders) folders")
         }
         report.bytesAfter = dryRun
             ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes

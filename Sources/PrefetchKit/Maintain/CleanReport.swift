@@ -1,7 +1,7 @@
 import Foundation
 
 /// A count of files or entries and the bytes of file data they hold.
-package struct CleanTally: Sendable, Equatable {
+package struct CleanTally: Sendable, Equatable, Encodable {
     package var entries = 0
     package var bytes: Int64 = 0
 

@@ -17,7 +17,7 @@ package enum StatsFormat: String, Sendable, CaseIterable {
 /// Shared spellings of dates and run totals.
 enum StatsSpelling {
     static func iso(_ date: Date?) -> String? {
-        date.map { $0.formatted(.iso8601) }
+        date.map(Timestamp.iso8601)
     }
 
     /// The run totals shown in tables and charts, in report order.

@@ -134,7 +134,7 @@ package final class JobRunner: Sendable {
                 }
                 shares[path] = share
             }
-            if !options.settings.dryRun, let warning = LimitRecord.record(job, in: share.cache) { options.log.note(warning) }
+            if !options.settings.dryRun, let warning = LimitRecord.record(job, in: share.cache) { options.log.warn(warning) }
             let prefetcher = Prefetcher(job: job, group: index, share: share, settings: options.settings, log: options.log,
                                         shared: shared, ownsEngine: false)
             do throws(CacheError) {

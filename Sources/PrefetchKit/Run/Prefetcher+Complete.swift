@@ -41,7 +41,7 @@ extension Prefetcher {
     private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
         let set = plan.sets[item.setIndex]
         for warning in response.warnings {
-            log.note("\(item.shownURL) [\(set.name)]: \(warning)")
+            log.warn("\(item.shownURL) [\(set.name)]: \(warning)")
         }
         let info: ImageInfo?
         do {

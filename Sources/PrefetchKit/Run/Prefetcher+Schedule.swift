@@ -131,6 +131,14 @@ extension Prefetcher {
         request.hiddenParams = options.redactParams
         request.concurrency = settings.concurrency ?? options.concurrency
         request.perHost = options.perHost
+        request.stall = options.stall
+        request.route.proxy = options.proxy.map { proxy in
+            Proxy(url: proxy.url, username: proxy.credentials?.username, password: proxy.credentials?.password)
+        }
+        request.route.noProxy = options.noProxy
+        request.route.connectTo = options.connectTo
+        request.route.caFile = options.caFile
+        request.route.caPath = options.caPath
         request.rateLimit = options.rateLimit
         return request
     }

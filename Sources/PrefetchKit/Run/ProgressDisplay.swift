@@ -75,18 +75,34 @@ package final class ProgressDisplay: Sendable {
         let elapsed = Date().timeIntervalSince(started)
         switch style {
         case .live: Console.live(Self.line(state, elapsed: elapsed))
-        case .log: Console.error("prefetchd: " + Self.line(state, elapsed: elapsed) + "\n")
-        case .json: Console.error(Self.event(state, elapsed: elapsed, at: Date()))
+        case .log: Log.text("prefetchd: " + Self.line(state, elapsed: elapsed))
+        case .json: Log.event(Event(state, elapsed: elapsed))
         case .off: break
         }
     }
 
-    /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"time":...,"total":...}`:
-    /// keys sorted and `time` in seconds since 1970, as in the other events.
-    static func event(_ state: Snapshot, elapsed: Double, at time: Date) -> String {
-        let seconds = (time.timeIntervalSince1970 * 1000).rounded() / 1000
-        return "{\"bytes\":\(state.bytes),\"done\":\(state.done),\"elapsed_ms\":\((elapsed * 1000).rounded()),"
-            + "\"event\":\"progress\",\"failed\":\(state.failed),\"time\":\(seconds),\"total\":\(state.total)}\n"
+    /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"total":...}`, with
+    /// `time` and `format_version` as in every event.
+    struct Event: Encodable {
+        let event = "progress"
+        let done: Int
+        let total: Int
+        let failed: Int
+        let bytes: Int64
+        let elapsedMs: Int64
+
+        init(_ state: Snapshot, elapsed: Double) {
+            done = state.done
+            total = state.total
+            failed = state.failed
+            bytes = state.bytes
+            elapsedMs = Milliseconds.of(elapsed)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case event, done, total, failed, bytes
+            case elapsedMs = "elapsed_ms"
+        }
     }
 
     /// `[#######-------]  1200/5000  24%  failed 3  18.4 MB  2.1 MB/s  ETA 0:31`

@@ -1,53 +1,51 @@
 import Foundation
 
 /// One URL state change, written as a JSON line by `--log-format json`: SDWebImageDownloader's
-/// start / receive-response / stop / finish notifications as a stream other tools can follow.
+/// start / receive-response / stop / finish notifications as a stream other tools can follow. The
+/// line also carries `time` and `format_version` (`Log.jsonLine`).
 package struct RunEvent: Sendable, Codable, Equatable {
     package enum Kind: String, Sendable, Codable {
         case queued, started, response, finished, failed, cached, revalidated, skipped, retrying
     }
 
     package var event: Kind
-    /// Seconds since the Unix epoch, millisecond precision.
-    package var time: Double
+    /// When it happened: the line's `time`.
+    package var time = Date()
     /// Redacted.
     package var url: String
     package var set: String
     package var status: Int?
     package var bytes: Int64?
-    /// Milliseconds from the transfer's start to this event.
-    package var elapsedMs: Double?
+    /// Whole milliseconds from the transfer's start to this event.
+    package var elapsedMs: Int64?
     package var reason: String?
     package var attempt: Int?
-    /// For `retrying`: milliseconds until the next attempt starts.
-    package var delayMs: Double?
+    /// For `retrying`: whole milliseconds until the next attempt starts.
+    package var delayMs: Int64?
 
     package init(_ event: Kind, url: String, set: String, status: Int? = nil, bytes: Int64? = nil,
                 elapsedMs: Double? = nil, reason: String? = nil, attempt: Int? = nil, delayMs: Double? = nil,
                 time: Date = Date()) {
         self.event = event
-        self.time = (time.timeIntervalSince1970 * 1000).rounded() / 1000
+        self.time = time
         self.url = url
         self.set = set
         self.status = status
         self.bytes = bytes
-        self.elapsedMs = elapsedMs.map { ($0 * 10).rounded() / 10 }
+        self.elapsedMs = elapsedMs.map { Int64($0.rounded()) }
         self.reason = reason
         self.attempt = attempt
-        self.delayMs = delayMs.map { $0.rounded() }
+        self.delayMs = delayMs.map { Int64($0.rounded()) }
     }
 
     enum CodingKeys: String, CodingKey {
-        case event, time, url, set, status, bytes, reason, attempt
+        case event, url, set, status, bytes, reason, attempt
         case elapsedMs = "elapsed_ms"
         case delayMs = "delay_ms"
     }
 
     /// The event as one line of JSON, newline included.
     package func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        Log.jsonLine(self, at: time)
     }
 }

@@ -1,6 +1,7 @@
-/// Where a run's per-URL lines go (standard error): JSON lines for tools, or text for people.
+/// Which of a run's per-URL events make a line on standard error (`Log`): JSON lines for tools, or
+/// text for people.
 package struct RunLog: Sendable {
-    package enum Format: String, Sendable { case text, json }
+    package typealias Format = Log.Format
     package enum Verbosity: Sendable { case quiet, normal, verbose }
 
     package var format: Format
@@ -12,18 +13,26 @@ package struct RunLog: Sendable {
     }
 
     func record(_ event: RunEvent) {
-        guard let line = line(for: event) else { return }
-        Console.error(line)
+        guard shows(event) else { return }
+        switch format {
+        case .json: Log.event(event, at: event.time)
+        case .text: if let text = Self.text(event, verbose: verbosity == .verbose) { Log.text("prefetchd: " + text) }
+        }
     }
 
-    /// What `record` writes for `event`, if anything. JSON: every event, only failures when quiet.
-    /// Text: failures, also when quiet; every outcome when verbose.
+    /// What `record` writes for `event`, if anything (text unstamped). JSON: every event, only
+    /// failures when quiet. Text: failures, also when quiet; every outcome when verbose.
     func line(for event: RunEvent) -> String? {
-        guard verbosity != .quiet || event.event == .failed else { return nil }
+        guard shows(event) else { return nil }
         switch format {
         case .json: return event.jsonLine()
         case .text: return Self.text(event, verbose: verbosity == .verbose).map { "prefetchd: " + $0 + "\n" }
         }
+    }
+
+    /// Quiet keeps failures only.
+    private func shows(_ event: RunEvent) -> Bool {
+        verbosity != .quiet || event.event == .failed
     }
 
     /// Whether any engine event (`response`, `retrying`) can become a line: JSON unless quiet, or
@@ -32,10 +41,11 @@ package struct RunLog: Sendable {
         (format == .json && verbosity != .quiet) || verbosity == .verbose
     }
 
-    /// A note for a person, not about one URL (text format only, not when quiet).
-    func note(_ text: String) {
-        guard format == .text, verbosity != .quiet else { return }
-        Console.error("prefetchd: " + text + "\n")
+    /// A warning not about one URL's outcome (a limit, a header ignored): a line, or a `message`
+    /// event; not when quiet.
+    func warn(_ text: String) {
+        guard verbosity != .quiet else { return }
+        Log.message(.warning, "prefetchd: " + text)
     }
 
     static func text(_ event: RunEvent, verbose: Bool) -> String? {

@@ -29,7 +29,7 @@ enum RunQueue {
             let files = OpenFileBudget.current()
             let held = max(1, files.keys)
             if held < concurrency {
-                log.note("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(files.limit)")
+                log.warn("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(files.limit)")
             }
             gate = SlotGate(limit: concurrency, heldAtMost: held)
         }

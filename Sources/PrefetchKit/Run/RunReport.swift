@@ -3,7 +3,7 @@ import Foundation
 /// The run report of DESIGN.md, written by `--report FILE.json`.
 package struct RunReport: Sendable, Equatable, Codable {
     package var job: String
-    /// ISO-8601, UTC.
+    /// ISO 8601 in UTC with milliseconds (`Timestamp`).
     package var started: String
     package var durationSeconds: Double
     package var totals: RunTotals
@@ -22,7 +22,7 @@ package struct RunReport: Sendable, Equatable, Codable {
     package init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
                 failures: [RunFailure], outcome: String, warnings: [String: Int] = [:]) {
         self.job = job
-        self.started = Self.iso8601(started)
+        self.started = Timestamp.iso8601(started)
         self.durationSeconds = durationSeconds
         self.totals = totals
         self.failures = failures
@@ -52,12 +52,6 @@ package struct RunReport: Sendable, Equatable, Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.
         return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
-    }
-
-    static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
     }
 }
 

@@ -20,13 +20,39 @@ package final class Diagnostics {
 
     private var worst: Kind?
     private var signal: Int32?
+    /// What the command's closing `summary` event reports besides the exit status (`summarize`).
+    package private(set) var summaryFields: (any Encodable & Sendable)?
+    package private(set) var outcome: String?
 
     package init() {}
 
-    /// Prints `message` (one line, newline added) when given, and counts one of `kind`.
+    /// Logs `message` as an error (newline added) when given, and counts one of `kind`.
     package func report(_ kind: Kind, _ message: String? = nil) {
-        if let message { Console.error(message + "\n") }
+        if let message { Log.message(.error, message) }
         worst = max(worst ?? kind, kind)
+    }
+
+    /// What the work came to, for the JSON log's `summary`: its totals and the like in `fields`, and
+    /// how it ended (`completed`, `interrupted`, ...).
+    package func summarize(_ fields: some Encodable & Sendable, outcome: String = "completed") {
+        summaryFields = fields
+        self.outcome = outcome
+    }
+
+    /// The command's closing `summary` event (JSON log only), with the exit status the counts give.
+    /// A command that never summarized its work ended in `error` (a usage or environment error
+    /// stopped it), or in the signal that stopped it.
+    package func writeSummary(command: String) {
+        let status = exitStatus
+        let ended = outcome ?? {
+            switch status {
+            case .interrupted: "interrupted"
+            case .terminated, .hungUp: "terminated"
+            case .success, .failures: "completed"
+            case .usage, .environment: "error"
+            }
+        }()
+        Log.summary(command: command, outcome: ended, exitStatus: status.rawValue, fields: summaryFields)
     }
 
     /// The command stopped for SIGINT, SIGTERM or SIGHUP after cleaning up.

@@ -16,7 +16,9 @@ enum CleanCommand {
             checked for files without index rows (indexed, never deleted) and rows without files
             (dropped), so nightly cleans cover the whole cache weekly. The defaults: max_age 7d by
             last access, no max_size, trim_to 0.8. The first line on stderr names each limit and
-            where it came from.
+            where it came from; the last lines give the figures (removed, expired, trimmed, swept,
+            orphans indexed, the cache's bytes before and after), once. Standard output carries only
+            the --dry-run listing.
             A second clean waits up to 10 s for the first, then exits 3. It works on a full disk:
             it first frees the 2 MiB and four inodes the cache holds back for it (tmp/clean.reserve*),
             and holds them back again when done, or when SIGINT, SIGTERM or SIGHUP stops it (exit
@@ -27,11 +29,13 @@ enum CleanCommand {
             .value("max-age", "DUR", "Remove entries older than this (500ms, 15s, 10m, 2h, 7d; 0 = never expire)."),
             .value("max-size", "SIZE", "Trim the cache when it holds more than this (512KiB, 20MiB, 2GiB, 5GB; 0 = no cap)."),
             SharedOptions.dryRun,
+            SharedOptions.logFormat("the limits first, warnings and errors; the figures in the summary"),
         ],
         examples: [
             "prefetchd clean jobs/catalog.yaml",
             "prefetchd clean --cache /var/cache/prefetchd --max-age 7d --max-size 2GiB",
             "prefetchd clean jobs/catalog.yaml --dry-run",
+            "prefetchd clean --cache /var/cache/prefetchd --log-format json >>clean.log 2>&1",
         ],
         execute: execute,
         handlesStopSignals: true
@@ -44,18 +48,19 @@ enum CleanCommand {
             maxAge: try MaintenanceCommand.value(arguments, "max-age", command: "clean", JobValues.duration)?.seconds,
             maxSize: try MaintenanceCommand.value(arguments, "max-size", command: "clean", JobValues.size))
         let dryRun = arguments.has("dry-run")
-        let signals = MaintenanceCommand.restoringReserveOnStop(target.folder, dryRun: dryRun)
+        let signals = MaintenanceCommand.restoringReserveOnStop(target.folder, dryRun: dryRun, command: "clean")
         defer { signals?.cancel() }
         do throws(MaintenanceError) {
             let cache = try MaintenanceTarget.open(target.folder, for: dryRun ? .read : .clean)
             let limits = try MaintenanceTarget.limits(of: cache, overrides)
-            Console.error("clean: limits \(limits.summary)\n")
+            Log.say("clean: limits \(limits.summary)", or: limits.event)
             let report = try CacheCleaner(cache, policy: CleanPolicy(limits: limits.limits)).run(
-                dryRun: dryRun, log: { Console.error($0 + "\n") },
+                dryRun: dryRun, log: { Log.message(.warning, $0) },
                 onItem: { item in
                     if dryRun { Console.out("\(dryRunVerb(item.kind)) \(item.kind.rawValue) \(item.relativePath) \(item.bytes)\n") }
                 })
-            Console.out(report.summary)
+            Log.text(report.summary)
+            diagnostics.summarize(report.summaryFields)
         } catch {
             MaintenanceCommand.fail("clean", cacheAt: target.folder, error, into: diagnostics)
         }

@@ -29,14 +29,16 @@ enum MaintenanceCommand {
 
     /// Stopped by a signal, a clean or remove holds the room it let go back again before it exits;
     /// its journal has the next one finish what it began. A dry run changes nothing, so the signals
-    /// end it at once (nil).
-    static func restoringReserveOnStop(_ folder: String, dryRun: Bool) -> SignalRelay? {
+    /// end it at once (nil). A JSON log still ends with its `summary`, of the stop.
+    static func restoringReserveOnStop(_ folder: String, dryRun: Bool, command: String) -> SignalRelay? {
         if dryRun {
             ProcessTuning.releaseStopSignals()
             return nil
         }
         return SignalRelay { number in
             try? SpaceReserve.restore(root: folder)
+            Log.summary(command: command, outcome: number == SIGINT ? "interrupted" : "terminated",
+                        exitStatus: 128 + number, fields: nil)
             _exit(128 + number)
         }
     }

@@ -59,12 +59,12 @@ enum RemoveCommand {
         let folder = arguments.value("cache") == nil ? job?.cache.path : nil
         let root = folder ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         let dryRun = arguments.has("dry-run")
-        let signals = MaintenanceCommand.restoringReserveOnStop(root, dryRun: dryRun)
+        let signals = MaintenanceCommand.restoringReserveOnStop(root, dryRun: dryRun, command: "remove")
         defer { signals?.cancel() }
         do throws(MaintenanceError) {
             let cache = try MaintenanceTarget.open(root, for: dryRun ? .read : .clean)
             let report = try CacheCleaner(cache, policy: CleanPolicy()).evict(
-                selection(arguments, job: job, cache: cache), dryRun: dryRun, log: { Console.error($0 + "\n") },
+                selection(arguments, job: job, cache: cache), dryRun: dryRun, log: { Log.message(.warning, $0) },
                 onItem: { item in
                     if dryRun { Console.out("would remove \(item.relativePath) \(item.bytes)\n") }
                 })

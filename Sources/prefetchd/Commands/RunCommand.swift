@@ -35,8 +35,7 @@ enum RunCommand {
                    choices: ["auto", "always", "never"]),
             .flag("quiet", "Print only failures (a line or JSON event each) and the final summary; no progress."),
             .flag("verbose", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
-            .value("log-format", "FORMAT", "text, or json for one JSON line per URL state change on stderr.",
-                   choices: ["text", "json"]),
+            SharedOptions.logFormat("an event a URL state change, progress events instead of the progress line, warnings and errors"),
         ],
         examples: [
             "prefetchd run jobs/catalog.yaml",
@@ -79,8 +78,8 @@ enum RunCommand {
             }
         }
         let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
-        let json = arguments.value("log-format") == "json"
-        options.log = RunLog(format: json ? .json : .text, verbosity: verbosity)
+        let json = Log.format == .json
+        options.log = RunLog(format: Log.format, verbosity: verbosity)
         options.progress = options.settings.dryRun ? .off
             : ProgressDisplay.style(for: arguments.value("progress") ?? "auto", quiet: verbosity == .quiet, json: json)
 
@@ -103,7 +102,8 @@ enum RunCommand {
         }
         // A key the ledger kept from being tried is as missing as one that failed now: a gate trusts it.
         if result.report.totals.failed + result.report.totals.ledgered > 0 { diagnostics.report(.failure) }
-        Console.error("prefetchd: \(result.report.summary)\n")
+        Log.text("prefetchd: \(result.report.summary)")
+        diagnostics.summarize(RunSummary(result.report), outcome: result.report.outcome)
         for failure in result.outputFailures {
             diagnostics.report(.environment, "prefetchd run: \(failure)")
         }

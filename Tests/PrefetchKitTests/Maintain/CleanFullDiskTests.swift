@@ -65,7 +65,7 @@ import Testing
         #expect(reserveFields.count == 3 && reserveFields[0] == SpaceReserve.size && Int64(reserveFields[1] * reserveFields[2]) >= SpaceReserve.size,
                 "\(reserve.stdout) \(reserve.stderr)")
         // (its own file, which a clean that does not free it, a dry run, does not count as foreign)
-        let foreign = dryRun.stdout.split(separator: "\n").first { $0.contains("foreign, left alone") } ?? ""
+        let foreign = dryRun.stderr.split(separator: "\n").first { $0.contains("foreign, left alone") } ?? ""
         #expect(dryRun.status == 0 && foreign.hasSuffix(" 0 (0 B)"), "\(dryRun.stdout) \(dryRun.stderr)")
         // And the next run stores what it fetches
         #expect(nextRun.status == 0, "\(nextRun.stderr)")

@@ -64,7 +64,7 @@ import Testing
 
             let clean = try Binary.run(["clean", "--cache", cache])
             #expect(clean.status == 0, "\(clean.stderr)")
-            #expect(clean.stderr.hasPrefix("clean: limits max_size 4000 (recorded), "), "\(clean.stderr)")
+            #expect(clean.unstampedStderr.hasPrefix("clean: limits max_size 4000 (recorded), "), "\(clean.stderr)")
             #expect(try DiskCache.open(at: cache, layout: .native).index.totalBytes() <= 2_000)
         }
     }
@@ -78,7 +78,7 @@ import Testing
             #expect(byJob["max_size"]?["value"] as? Int == 6000)
             #expect(byJob["max_size"]?["source"] as? String == "job file")
             let byFlag = try Binary.run(["clean", other, "--max-size", "8000", "--dry-run"])
-            #expect(byFlag.stderr.hasPrefix("clean: limits max_size 8000 (flag), max_age 7d (job file), "), "\(byFlag.stderr)")
+            #expect(byFlag.unstampedStderr.hasPrefix("clean: limits max_size 8000 (flag), max_age 7d (job file), "), "\(byFlag.stderr)")
             // 10 x 1000 bytes trimmed to 0.8 x 8000.
             #expect(byFlag.stdout.split(separator: "\n").filter { $0.hasPrefix("would remove trimmed ") }.count == 4, "\(byFlag.stdout)")
         }
@@ -116,7 +116,7 @@ import Testing
 
     /// The lines of a run's standard error that are not its summary.
     private func warnings(_ run: Binary.Outcome) -> [Substring] {
-        run.stderr.split(separator: "\n").filter { !$0.contains(" requested, ") }
+        run.unstampedStderr.split(separator: "\n").filter { !$0.contains(" requested, ") }
     }
 
     /// Writes `<name>.yaml` for each of `jobs` (a name and its `cache:` limit lines), all on one

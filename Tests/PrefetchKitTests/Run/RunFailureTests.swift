@@ -152,7 +152,7 @@ struct RunFailureTests {
         #expect([ledgered.url, ledgered.reason] == [key, "http_404"] && ledgered.httpStatus == 404 && ledgered.attempts == 0)
         #expect(ledgered.ledgered == true)
         let due = try #require(try harness.ledger(forKey: key)?.nextRetryAt)
-        #expect(ledgered.nextRetry == RunReport.iso8601(due))
+        #expect(ledgered.nextRetry == Timestamp.iso8601(due))
         #expect(second.sets.map { [$0.ledgered, $0.skipped] } == [[1, 0]])
         #expect(try harness.server.hits("gone") == 1)
 

@@ -114,7 +114,9 @@ struct RunGateTests {
         #expect(failure["url"] as? String == url)
         #expect(failure["ledgered"] as? Bool == true)
         #expect(failure["http_status"] as? Int == 404)
-        let due = try #require(ISO8601DateFormatter().date(from: failure["next_retry"] as? String ?? ""), "\(failure)")
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let due = try #require(parser.date(from: failure["next_retry"] as? String ?? ""), "\(failure)")
         #expect(abs(due.timeIntervalSinceNow - 86_400) < 600)
         #expect(try #require(try harness.ledger(forKey: url)?.nextRetryAt).timeIntervalSince(due).magnitude < 1)
     }

@@ -40,10 +40,13 @@ struct RunUnusableCacheTests {
         // Then the run stops with exit 3 and the reason, and still writes its report
         #expect(outcome.status == 3, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("prefetchd run: cache \(harness.cachePath) is unusable: \(disk.reason)"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("— incomplete"), "\(outcome.stderr)")
-        // (one line)
-        let reasonLine = outcome.stderr.split(separator: "\n").first { $0.contains("is unusable") } ?? ""
-        #expect(reasonLine.hasSuffix("."), "\(outcome.stderr)")
+        // (one error event, and the log's summary says how the run ended)
+        let logged = try outcome.jsonLogLines()
+        let reasons = logged.filter { ($0["message"] as? String)?.contains("is unusable") == true }
+        #expect(reasons.count == 1 && reasons.first?["level"] as? String == "error", "\(outcome.stderr)")
+        #expect((reasons.first?["message"] as? String)?.hasSuffix(".") == true, "\(outcome.stderr)")
+        #expect(logged.last?["event"] as? String == "summary" && logged.last?["outcome"] as? String == "incomplete"
+                && logged.last?["exit_status"] as? Int == 3, "\(outcome.stderr)")
         let written = try readReport(report)
         #expect(written.outcome == "incomplete")
         #expect(written.totals.requested == disk.paths.count)

@@ -73,3 +73,26 @@ struct Binary {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+extension Binary.Outcome {
+    /// The time that starts each text log line when standard error is not a terminal:
+    /// `2026-12-01T15:40:00.123Z `.
+    static func stamp() -> Regex<Substring> {
+        #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z /#
+    }
+
+    /// Standard error with that time taken off the start of each line: what a person at a terminal reads.
+    var unstampedStderr: String {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.replacing(Self.stamp(), with: "", maxReplacements: 1) }
+            .joined(separator: "\n")
+    }
+
+    /// Each line of standard error as a JSON object; the test fails at a line that is not one.
+    func jsonLogLines(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        try stderr.split(separator: "\n").map { line in
+            try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                         "not a JSON object: \(line)", sourceLocation: sourceLocation)
+        }
+    }
+}
