@@ -36,6 +36,8 @@ final class Attempt {
     static let droppedBodyAllowance = 64 << 10
     /// CURL_WRITEFUNC_PAUSE.
     private static let pause = 0x1000_0001
+    /// True while the transfer is paused for its byte budget: the stall limit does not judge it then.
+    private var pacedPause = false
     /// Bytes of a body that is not a 2xx response's, read and dropped so far.
     private var droppedBytes = 0
     /// True once the transfer was aborted for such a body.
@@ -152,6 +154,14 @@ final class Attempt {
         return settled
     }
 
+    /// Goes on after a pause for the byte budget; the stall limit's window starts again here, so the
+    /// time paused does not count as a stall.
+    func resumePaced() {
+        pacedPause = false
+        if stallWatch != nil { stallWatch = StallWatch(limit: job.request.stall, now: .now) }
+        easy.resume()
+    }
+
     /// Stops caring about the attempt: the destination is closed and removed.
     func discard() {
         closeDestination()
@@ -224,6 +234,7 @@ final class Attempt {
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         // Over the byte budget: libcurl keeps these bytes and hands them over again once resumed.
         if let limiter, !limiter.admitBytes(count, for: self, now: .now) {
+            pacedPause = true
             return Self.pause
         }
         if keepsBody == nil {
@@ -280,7 +291,7 @@ final class Attempt {
     /// The progress callback: false aborts the transfer, once its body has come slower than the stall
     /// limit allows.
     fileprivate func progress(downloaded: Int64) -> Bool {
-        guard var watch = stallWatch else { return true }
+        guard !pacedPause, var watch = stallWatch else { return true }
         let stalled = watch.stalled(bytes: downloaded, at: .now)
         stallWatch = watch
         if stalled {

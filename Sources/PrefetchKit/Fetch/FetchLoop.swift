@@ -92,7 +92,7 @@ final class FetchLoop {
     /// Lets transfers paused for their bytes go on once their buckets allow.
     private func resumePaced() {
         for attempt in limiter.resumable(now: clock.now) {
-            attempt.easy.resume()
+            attempt.resumePaced()
         }
     }
 

@@ -122,6 +122,19 @@ import Testing
         #expect(result.report.rateWaitSeconds > 2)
     }
 
+    @Test func aTransferPausedForItsBytesIsNotAStall() throws {
+        let harness = try RunHarness()
+        // Each piece libcurl hands over (up to 100 KiB) is paid for by pauses of up to 3 s at 32 KiB/s,
+        // far past a 1 s stall limit; the pauses are the limit's own doing, not the server's.
+        let job = try Self.job(harness, defaults: ["validate": "none", "timeout": "30s",
+                                                   "stall": "{ low_speed_limit: 1, low_speed_time: 1s }"],
+                               host: "{ bytes_per_second: 32KiB }",
+                               sets: [harness.set("s", ["/paced/196608/1", "/paced/196608/2"])])
+        let result = try harness.run([job])
+        #expect(result.report.totals.fetched == 2, "\(result.report.failures)")
+        #expect(result.report.durationSeconds >= 0.75 * 12 - 1)
+    }
+
     @Test func theReportGivesTheWaitAndNoLimitWaitsNothing() throws {
         let harness = try RunHarness()
         let job = try Self.job(harness, sets: [harness.set("s", (0..<5).map { "/ok/n\($0)" })])
