@@ -54,6 +54,14 @@ Routes:
                                 close (or to the last byte)
   /close/<name>                 a PNG with Connection: close, counting hits like /count, so every request
                                 needs a connection of its own (a tunnelling proxy sees each one)
+  /retry-after-once/<id>/<code>/<seconds>
+                                that status with Retry-After: <seconds> at the first hit of <id>, then a PNG
+  /paced/<count>/<seed>         the bytes of /bytes/<count>/<seed>, in 16 KiB writes through a 16 KiB send
+                                buffer, so the writes keep pace with what the client reads; the time of
+                                each write is noted for /chunks
+  /log                          every request so far (but /log and /chunks), one "<seconds> <path>" a
+                                line in arrival order, seconds on the server's monotonic clock
+  /chunks                       every /paced write so far, one "<seconds> <bytes>" a line
 
 With --tls CERT KEY it speaks HTTPS instead, with that certificate chain and key.
 """
@@ -96,6 +104,8 @@ widths = {}
 inflight = {}
 max_inflight = {}
 stalls = {}
+request_log = []
+chunk_log = []
 
 
 def count(key):
@@ -131,6 +141,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         parts = self.path.split("?")[0].strip("/").split("/")
         route, args = parts[0], parts[1:]
+        if route not in ("log", "chunks"):
+            with lock:
+                request_log.append((time.monotonic(), self.path))
         handler = getattr(self, "route_" + route.replace("-", "_"), None)
         if handler is None:
             self.send_body(404, b"no such route\n")
@@ -181,6 +194,38 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_retry_after(self, code, seconds):
         self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
+
+    def route_retry_after_once(self, ident, code, seconds):
+        if count("retry-after-once/" + ident) == 1:
+            self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
+        else:
+            self.send_body(200, PNG, "image/png")
+
+    def route_paced(self, count, seed):
+        seed = int(seed)
+        body = bytes((i ^ i >> 8 ^ i >> 16 ^ seed) & 0xFF for i in range(int(count)))
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.flush()
+        for start in range(0, len(body), 16384):
+            block = body[start:start + 16384]
+            self.wfile.write(block)
+            self.wfile.flush()
+            with lock:
+                chunk_log.append((time.monotonic(), len(block)))
+
+    def route_log(self):
+        with lock:
+            lines = ["%.6f %s\n" % entry for entry in request_log]
+        self.send_body(200, "".join(lines).encode())
+
+    def route_chunks(self):
+        with lock:
+            lines = ["%.6f %d\n" % entry for entry in chunk_log]
+        self.send_body(200, "".join(lines).encode())
 
     def route_flaky(self, ident, failures):
         if count("flaky/" + ident) <= int(failures):

@@ -11,6 +11,8 @@ final class Attempt {
     let easy: Easy
     private let mailbox: Mailbox
     private let writer: BodyWriter
+    /// Paces the body's bytes when its set or host has `bytes_per_second`; nil otherwise.
+    private let limiter: RateLimiter?
     /// The open destination, until it is closed or handed over with a kept body.
     private var body: BodyFile?
     /// Where the kept body goes once decoded; made with the destination.
@@ -32,6 +34,10 @@ final class Attempt {
     private var keepsBody: Bool?
     /// The most of a non-2xx body read before the transfer is aborted instead.
     static let droppedBodyAllowance = 64 << 10
+    /// CURL_WRITEFUNC_PAUSE.
+    private static let pause = 0x1000_0001
+    /// True while the transfer is paused for its byte budget: the stall limit does not judge it then.
+    private var pacedPause = false
     /// Bytes of a body that is not a 2xx response's, read and dropped so far.
     private var droppedBytes = 0
     /// True once the transfer was aborted for such a body.
@@ -78,11 +84,12 @@ final class Attempt {
         }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter, limiter: RateLimiter? = nil) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
         self.writer = writer
+        self.limiter = limiter
     }
 
     deinit {
@@ -145,6 +152,14 @@ final class Attempt {
             removeDestination()
         }
         return settled
+    }
+
+    /// Goes on after a pause for the byte budget; the stall limit's window starts again here, so the
+    /// time paused does not count as a stall.
+    func resumePaced() {
+        pacedPause = false
+        if stallWatch != nil { stallWatch = StallWatch(limit: job.request.stall, now: .now) }
+        easy.resume()
     }
 
     /// Stops caring about the attempt: the destination is closed and removed.
@@ -217,6 +232,11 @@ final class Attempt {
     /// The write callback: a 2xx body goes on to be checked, decoded and stored; the body of any other
     /// status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        // Over the byte budget: libcurl keeps these bytes and hands them over again once resumed.
+        if let limiter, !limiter.admitBytes(count, for: self, now: .now) {
+            pacedPause = true
+            return Self.pause
+        }
         if keepsBody == nil {
             keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
         }
@@ -271,7 +291,7 @@ final class Attempt {
     /// The progress callback: false aborts the transfer, once its body has come slower than the stall
     /// limit allows.
     fileprivate func progress(downloaded: Int64) -> Bool {
-        guard var watch = stallWatch else { return true }
+        guard !pacedPause, var watch = stallWatch else { return true }
         let stalled = watch.stalled(bytes: downloaded, at: .now)
         stallWatch = watch
         if stalled {

@@ -72,6 +72,12 @@ final class Easy {
         try check(code, "CURLOPT_BUFFERSIZE")
     }
 
+    /// Lets a transfer paused by its write callback (`CURL_WRITEFUNC_PAUSE`) go on; libcurl may hand
+    /// over the bytes it kept before this returns.
+    func resume() {
+        _ = curl_easy_pause(handle, 0)
+    }
+
     func long(_ info: CURLINFO) -> Int {
         var value = 0
         return pf_easy_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0

@@ -63,6 +63,13 @@ package struct FetchRequest: Sendable {
     /// Start only while fewer transfers than this run to the same host, as well as fewer than the
     /// engine's `perHost`.
     package var perHost = Int.max
+    /// The set's `rate_limit`, held by the bucket of `rateLimitScope` that every request with the same
+    /// scope shares; the host's own limit comes from `EngineConfiguration.hostRateLimits`.
+    package var rateLimit: RateLimit?
+    package var rateLimitScope = 0
+    /// Which of the engine's callers the request belongs to (a job of the run): `cancel(group:)` and
+    /// the rate-limit waits go by it.
+    package var group = 0
 
     /// `Accept-Encoding: identity` asks for the body as it is; one sent in another coding anyway is
     /// decoded (`ContentDecoder`).

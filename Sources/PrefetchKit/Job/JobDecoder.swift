@@ -111,6 +111,17 @@ struct JobDecoder {
         return value
     }
 
+    /// A finite decimal number, with its text as written; without `allowingExponent`, plain digits
+    /// and a point only (no `1e3`, no hex).
+    mutating func number(_ node: YAMLNode, _ path: String, allowingExponent: Bool = true) -> (text: String, value: Double)? {
+        guard let text = string(node, path) else { return nil }
+        guard let value = Double(text), value.isFinite, allowingExponent || !text.contains(where: { $0.isLetter }) else {
+            report(node, path, "`\(text)` is not a number")
+            return nil
+        }
+        return (text, value)
+    }
+
     mutating func duration(_ node: YAMLNode, _ path: String, allowZero: Bool) -> Duration? {
         measure(node, path, allowZero: allowZero, zero: .zero, JobValues.duration)
     }

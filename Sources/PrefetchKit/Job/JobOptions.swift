@@ -48,6 +48,8 @@ package struct JobOptions: Sendable, Equatable {
     package var caPath: String?
     /// `connect_to:`: requests for a host go to another host and port.
     package var connectTo: [ConnectTarget] = []
+    /// The set's own rate limit, over all its hosts; nil for none.
+    package var rateLimit: RateLimit?
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}
@@ -100,6 +102,13 @@ package struct CacheSettings: Sendable, Equatable {
     package init(path: String) {
         self.path = path
     }
+}
+
+/// One entry of `hosts:`: the limit every request of the run to the hosts the pattern matches shares.
+package struct HostSettings: Sendable, Equatable {
+    /// A host name, `*.example.com` or `*`, in lower case.
+    package var pattern: String
+    package var rateLimit: RateLimit
 }
 
 /// `network:` — job-level address rules.
