@@ -107,6 +107,15 @@ import Testing
         Refused(keyPath: "defaults.connect_to[0].to", yaml: "version: 1\ndefaults: {connect_to: [{host: a.example, to: \"::1:443\"}]}\n" + set),
         Refused(keyPath: "defaults.connect_to[0].host", yaml: "version: 1\ndefaults: {connect_to: [{host: \"a.example:443\", to: b.example}]}\n" + set),
         Refused(keyPath: "defaults.connect_to", yaml: "version: 1\ndefaults: {connect_to: {host: a.example, to: b.example}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit", yaml: "version: 1\ndefaults: {rate_limit: {burst: 5}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit.requests_per_second", yaml: "version: 1\ndefaults: {rate_limit: {requests_per_second: \"1e3\"}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit.requests_per_second", yaml: "version: 1\ndefaults: {rate_limit: {requests_per_second: 0}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit.burst", yaml: "version: 1\ndefaults: {rate_limit: {requests_per_second: 5, burst: 0}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit.bytes_per_second", yaml: "version: 1\ndefaults: {rate_limit: {bytes_per_second: 0}}\n" + set),
+        Refused(keyPath: "defaults.rate_limit.per_host", yaml: "version: 1\ndefaults: {rate_limit: {requests_per_second: 5, per_host: 2}}\n" + set),
+        Refused(keyPath: "hosts.cdn.example.com", yaml: "version: 1\nhosts: {cdn.example.com: {}}\n" + set),
+        Refused(keyPath: "hosts.https://cdn.example.com", yaml: "version: 1\nhosts: {\"https://cdn.example.com\": {rate_limit: {requests_per_second: 5}}}\n" + set),
+        Refused(keyPath: "hosts", yaml: "version: 1\nhosts: [cdn.example.com]\n" + set),
     ]
 
     @Test func jobFilesTheDecoderRefusesFailTheSchema() throws {
@@ -167,6 +176,11 @@ import Testing
           ca_file: certs/ca.pem
           ca_path: certs/hashed
           connect_to: [{host: cdn.example.com, port: 443, to: "edge-3.example.net:443"}, {host: "[::1]", to: "[::2]:8443"}, {host: "::1", to: edge}]
+          rate_limit: {requests_per_second: 0.5, burst: 4, bytes_per_second: 20MiB}
+        hosts:
+          cdn.example.com: {rate_limit: {requests_per_second: "20"}}
+          "*.example.com": {rate_limit: {bytes_per_second: 100000}}
+          "*": {rate_limit: {requests_per_second: 100, burst: "10"}}
         network: {allow_private: false, allow_hosts: ["*.example.com", bücher.test., 127.0.0.1], deny_hosts: []}
         sets:
           - name: list
@@ -260,6 +274,9 @@ import Testing
         let proxyMapping = (options["proxy"]?["anyOf"] as? [[String: Any]])?.last
         #expect(Set(try properties(proxyMapping).keys) == Set(JobDecoder.proxyKeys))
         #expect(Set(try properties(options["connect_to"]?["items"]).keys) == Set(JobDecoder.connectToKeys))
+        #expect(Set(try properties(definitions["rateLimit"]).keys) == Set(JobDecoder.rateLimitKeys))
+        let hostSettings = (top["hosts"]?["additionalProperties"] as? [String: Any])
+        #expect(Set(try properties(hostSettings).keys) == Set(JobDecoder.hostKeys))
         let proxyPattern = try NSRegularExpression(pattern: try #require((definitions["proxyURL"] as? [String: Any])?["pattern"] as? String))
         func isProxyURL(_ text: String) -> Bool {
             proxyPattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
