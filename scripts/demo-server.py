@@ -10,6 +10,7 @@ import hashlib
 import http.server
 import os
 import re
+import signal
 import socket
 import struct
 import sys
@@ -82,6 +83,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def main():
+    # A test runner's thread may have blocked signals, and children inherit the mask: let SIGTERM through.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True

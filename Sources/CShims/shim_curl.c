@@ -20,6 +20,10 @@ CURLcode pf_easy_setopt_prereq(CURL *easy, curl_prereq_callback value) {
     return curl_easy_setopt(easy, CURLOPT_PREREQFUNCTION, value);
 }
 
+CURLcode pf_easy_setopt_xferinfo(CURL *easy, curl_xferinfo_callback value) {
+    return curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, value);
+}
+
 CURLcode pf_easy_getinfo_long(CURL *easy, CURLINFO info, long *value) {
     return curl_easy_getinfo(easy, info, value);
 }

@@ -63,14 +63,34 @@ Routes:
                                 /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
                                 after new-etag's change), leaving the state alone. /sent/<name> lists every response for <name>, one
                                 line each: status, Range asked ("-" for none), bytes sent (at most), If-Range ("-")
+  /stall/<name>/<bytes>         200 declaring ten times <bytes>, sends <bytes> and then nothing, until the
+                                client goes away; /stalled/<name> returns the seconds from the last byte
+                                sent to the client's close, as the server saw them ("open" until then)
+  /trickle/<name>/<rate>/<total> 200 with <total> bytes sent at <rate> bytes/s, in tenths of a second;
+                                /stalled/<name> returns the seconds from the headers to the client's
+                                close (or to the last byte)
+  /close/<name>                 a PNG with Connection: close, counting hits like /count, so every request
+                                needs a connection of its own (a tunnelling proxy sees each one)
+  /retry-after-once/<id>/<code>/<seconds>
+                                that status with Retry-After: <seconds> at the first hit of <id>, then a PNG
+  /paced/<count>/<seed>         the bytes of /bytes/<count>/<seed>, in 16 KiB writes through a 16 KiB send
+                                buffer, so the writes keep pace with what the client reads; the time of
+                                each write is noted for /chunks
+  /log                          every request so far (but /log and /chunks), one "<seconds> <path>" a
+                                line in arrival order, seconds on the server's monotonic clock
+  /chunks                       every /paced write so far, one "<seconds> <bytes>" a line
+
+With --tls CERT KEY it speaks HTTPS instead, with that certificate chain and key.
 """
 
 import base64
 import ctypes
 import hashlib
 import os
+import select
 import signal
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -102,6 +122,9 @@ served_order = []
 widths = {}
 inflight = {}
 max_inflight = {}
+stalls = {}
+request_log = []
+chunk_log = []
 
 
 def count(key):
@@ -137,6 +160,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         parts = self.path.split("?")[0].strip("/").split("/")
         route, args = parts[0], parts[1:]
+        if route not in ("log", "chunks"):
+            with lock:
+                request_log.append((time.monotonic(), self.path))
         handler = getattr(self, "route_" + route.replace("-", "_"), None)
         if handler is None:
             self.send_body(404, b"no such route\n")
@@ -187,6 +213,38 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_retry_after(self, code, seconds):
         self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
+
+    def route_retry_after_once(self, ident, code, seconds):
+        if count("retry-after-once/" + ident) == 1:
+            self.send_body(int(code), b"try later\n", headers=[("Retry-After", seconds)])
+        else:
+            self.send_body(200, PNG, "image/png")
+
+    def route_paced(self, count, seed):
+        seed = int(seed)
+        body = bytes((i ^ i >> 8 ^ i >> 16 ^ seed) & 0xFF for i in range(int(count)))
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.flush()
+        for start in range(0, len(body), 16384):
+            block = body[start:start + 16384]
+            self.wfile.write(block)
+            self.wfile.flush()
+            with lock:
+                chunk_log.append((time.monotonic(), len(block)))
+
+    def route_log(self):
+        with lock:
+            lines = ["%.6f %s\n" % entry for entry in request_log]
+        self.send_body(200, "".join(lines).encode())
+
+    def route_chunks(self):
+        with lock:
+            lines = ["%.6f %d\n" % entry for entry in chunk_log]
+        self.send_body(200, "".join(lines).encode())
 
     def route_flaky(self, ident, failures):
         if count("flaky/" + ident) <= int(failures):
@@ -463,6 +521,66 @@ class Handler(BaseHTTPRequestHandler):
             records = list(sent_records.get(name, []))
         lines = "".join("%d %s %d %s\n" % record for record in records)
         self.send_body(200, lines.encode())
+    def route_stall(self, name, count):
+        body = bytes(int(count))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(10 * len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+        sent = time.monotonic()
+        with lock:
+            stalls[name] = None
+        # Wait for the client to close: readable with nothing to read. Gives up after two minutes.
+        while time.monotonic() - sent < 120:
+            readable, _, _ = select.select([self.connection], [], [], 0.02)
+            if readable:
+                try:
+                    if not self.connection.recv(1, socket.MSG_PEEK):
+                        break
+                except (OSError, ValueError):
+                    break
+                time.sleep(0.02)
+        with lock:
+            stalls[name] = time.monotonic() - sent
+        self.close_connection = True
+
+    def route_trickle(self, name, rate, total):
+        rate, total = int(rate), int(total)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(total))
+        self.end_headers()
+        self.wfile.flush()
+        started = time.monotonic()
+        with lock:
+            stalls[name] = None
+        sent = 0
+        piece = max(rate // 10, 1)
+        try:
+            while sent < total:
+                block = bytes(min(piece, total - sent))
+                self.wfile.write(block)
+                self.wfile.flush()
+                sent += len(block)
+                time.sleep(0.1)
+        except OSError:
+            pass
+        with lock:
+            stalls[name] = time.monotonic() - started
+        self.close_connection = True
+
+    def route_close(self, name):
+        count("count/" + name)
+        self.close_connection = True
+        self.send_body(200, PNG, "image/png", headers=[("Connection", "close")])
+
+    def route_stalled(self, name):
+        with lock:
+            value = stalls.get(name, "none")
+        text = "open" if value is None else value if isinstance(value, str) else "%.3f" % value
+        self.send_body(200, text.encode())
 
     def route_cookie(self, action, value=""):
         if action == "set":
@@ -555,12 +673,12 @@ def exit_with_parent():
     os._exit(0)
 
 
-def main():
+def serve(server):
+    """Prints the server's port and serves until SIGTERM, SIGINT or the parent's exit. Also the
+    proxies' (proxies.py)."""
     # The spawning thread may have blocked signals, and children inherit the mask: let SIGTERM through.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
     threading.Thread(target=exit_with_parent, daemon=True).start()
     print(server.server_address[1], flush=True)
     try:
@@ -568,6 +686,16 @@ def main():
     except KeyboardInterrupt:
         pass
     sys.exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if len(sys.argv) == 4 and sys.argv[1] == "--tls":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    serve(server)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ CURLcode pf_easy_setopt_off(CURL *easy, CURLoption option, curl_off_t value);
 CURLcode pf_easy_setopt_ptr(CURL *easy, CURLoption option, const void *value);
 CURLcode pf_easy_setopt_write(CURL *easy, CURLoption option, curl_write_callback value);
 CURLcode pf_easy_setopt_prereq(CURL *easy, curl_prereq_callback value);
+CURLcode pf_easy_setopt_xferinfo(CURL *easy, curl_xferinfo_callback value);
 
 CURLcode pf_easy_getinfo_long(CURL *easy, CURLINFO info, long *value);
 CURLcode pf_easy_getinfo_off(CURL *easy, CURLINFO info, curl_off_t *value);

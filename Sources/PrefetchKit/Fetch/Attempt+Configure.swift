@@ -6,6 +6,7 @@ extension Attempt {
     func configure(_ easy: Easy, cookieShare: CookieShare) throws(FetchError) -> UnsafeMutablePointer<curl_slist>? {
         let request = job.request
         try easy.reset()
+        let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try easy.set(CURLOPT_URL, request.url, "CURLOPT_URL")
         try easy.set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR")
@@ -20,12 +21,19 @@ extension Attempt {
         try easy.set(CURLOPT_HTTP_CONTENT_DECODING, 0, "CURLOPT_HTTP_CONTENT_DECODING")
 
         let total = max(request.timeout, .milliseconds(1))
-        let patience = min(total, .seconds(10))
         try easy.set(CURLOPT_TIMEOUT_MS, milliseconds(total), "CURLOPT_TIMEOUT_MS")
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(patience), "CURLOPT_CONNECTTIMEOUT_MS")
-        // Under 1 byte/s for `patience` aborts a stalled server.
-        try easy.set(CURLOPT_LOW_SPEED_LIMIT, 1, "CURLOPT_LOW_SPEED_LIMIT")
-        try easy.set(CURLOPT_LOW_SPEED_TIME, max(Int((patience / .seconds(1)).rounded(.up)), 1), "CURLOPT_LOW_SPEED_TIME")
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds(min(total, .seconds(10))), "CURLOPT_CONNECTTIMEOUT_MS")
+        if !request.stall.isOff {
+            // The stall limit is judged in the progress callback (`StallWatch`). libcurl's own check,
+            // set to the same figures, fires six to seven seconds later than it (its speed is an average
+            // over the last five seconds), so it only keeps the callback coming about once a second while
+            // nothing arrives.
+            try easy.set(CURLOPT_NOPROGRESS, 0, "CURLOPT_NOPROGRESS")
+            try easy.set(progress: attemptProgressCallback)
+            try easy.set(CURLOPT_XFERINFODATA, pointer: context, "CURLOPT_XFERINFODATA")
+            try easy.set(CURLOPT_LOW_SPEED_LIMIT, Int(clamping: request.stall.bytesPerSecond), "CURLOPT_LOW_SPEED_LIMIT")
+            try easy.set(CURLOPT_LOW_SPEED_TIME, max(Int((request.stall.time / .seconds(1)).rounded(.up)), 1), "CURLOPT_LOW_SPEED_TIME")
+        }
         // A declared length over `maxBytes` is refused before any byte; the bytes received and, for an
         // encoded body, the decoded bytes are held to it as they come (`Attempt.receive`, `BodySink`).
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maxBytes, "CURLOPT_MAXFILESIZE_LARGE")
@@ -33,7 +41,6 @@ extension Attempt {
         // write(2) calls per body.
         try easy.setBufferSize(102_400)
 
-        let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         try easy.set(CURLOPT_WRITEFUNCTION, callback: attemptWriteCallback, "CURLOPT_WRITEFUNCTION")
         try easy.set(CURLOPT_WRITEDATA, pointer: context, "CURLOPT_WRITEDATA")
         try easy.set(CURLOPT_HEADERFUNCTION, callback: attemptHeaderCallback, "CURLOPT_HEADERFUNCTION")
@@ -51,7 +58,10 @@ extension Attempt {
         if request.insecureTLS {
             try easy.set(CURLOPT_SSL_VERIFYPEER, 0, "CURLOPT_SSL_VERIFYPEER")
             try easy.set(CURLOPT_SSL_VERIFYHOST, 0, "CURLOPT_SSL_VERIFYHOST")
+            try easy.set(CURLOPT_PROXY_SSL_VERIFYPEER, 0, "CURLOPT_PROXY_SSL_VERIFYPEER")
+            try easy.set(CURLOPT_PROXY_SSL_VERIFYHOST, 0, "CURLOPT_PROXY_SSL_VERIFYHOST")
         }
+        try configureRoute(easy, request.route)
         if request.cookies {
             try easy.set(CURLOPT_SHARE, pointer: cookieShare.handle, "CURLOPT_SHARE")
             try easy.set(CURLOPT_COOKIEFILE, "", "CURLOPT_COOKIEFILE")
@@ -67,6 +77,30 @@ extension Attempt {
         return list
     }
 
+    /// The proxy (or none: an empty CURLOPT_PROXY keeps libcurl from reading `http_proxy` and its
+    /// kin), `no_proxy` (empty when not given, so `NO_PROXY` is not read either), `connect_to` and the
+    /// certificate authorities. The connect-to list must outlive the transfer, as the header list does.
+    private func configureRoute(_ easy: Easy, _ route: FetchRoute) throws(FetchError) {
+        try easy.set(CURLOPT_PROXY, route.proxy?.url ?? "", "CURLOPT_PROXY")
+        try easy.set(CURLOPT_NOPROXY, route.noProxy.joined(separator: ","), "CURLOPT_NOPROXY")
+        if let proxy = route.proxy, let username = proxy.username {
+            try easy.set(CURLOPT_PROXYUSERNAME, username, "CURLOPT_PROXYUSERNAME")
+            try easy.set(CURLOPT_PROXYPASSWORD, proxy.password ?? "", "CURLOPT_PROXYPASSWORD")
+        }
+        if let file = route.caFile {
+            try easy.set(CURLOPT_CAINFO, file, "CURLOPT_CAINFO")
+            try easy.set(CURLOPT_PROXY_CAINFO, file, "CURLOPT_PROXY_CAINFO")
+        }
+        if let folder = route.caPath {
+            try easy.set(CURLOPT_CAPATH, folder, "CURLOPT_CAPATH")
+            try easy.set(CURLOPT_PROXY_CAPATH, folder, "CURLOPT_PROXY_CAPATH")
+        }
+        if !route.connectTo.isEmpty {
+            connectToList = try stringList(route.connectTo.map(\.curlEntry), what: "connect_to")
+            try easy.set(CURLOPT_CONNECT_TO, pointer: connectToList.map { UnsafeRawPointer($0) }, "CURLOPT_CONNECT_TO")
+        }
+    }
+
     private func headerList(_ lines: [String]) throws(FetchError) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
@@ -78,6 +112,19 @@ extension Attempt {
             guard let longer = curl_slist_append(list, line) else {
                 curl_slist_free_all(list)
                 throw .curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_slist_append ran out of memory")
+            }
+            list = longer
+        }
+        return list
+    }
+
+    /// A list libcurl keeps, of lines already checked.
+    private func stringList(_ lines: [String], what: String) throws(FetchError) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let longer = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw .curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_slist_append ran out of memory for \(what)")
             }
             list = longer
         }

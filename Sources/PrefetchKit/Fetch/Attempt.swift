@@ -11,6 +11,8 @@ final class Attempt {
     let easy: Easy
     private let mailbox: Mailbox
     private let writer: BodyWriter
+    /// Paces the body's bytes when its set or host has `bytes_per_second`; nil otherwise.
+    private let limiter: RateLimiter?
     /// The open destination, until it is closed or handed over with a kept body.
     private var body: BodyFile?
     /// Where the kept body goes once decoded; made with the destination.
@@ -18,6 +20,12 @@ final class Attempt {
     /// Whether this attempt created the destination, and so may remove it.
     private var ownsDestination = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `connect_to` entries as libcurl keeps them, set by `configure`; freed with the attempt.
+    var connectToList: UnsafeMutablePointer<curl_slist>?
+    /// Judges `stall:` at each progress callback; nil when the limit is off.
+    private var stallWatch: StallWatch?
+    /// Why the stall limit aborted the transfer.
+    private var stallFailure: FetchError?
     /// Bytes of a 2xx body received, before any decoding.
     private var received: Int64 = 0
     /// Decided at the first body byte: only a 2xx body goes to the file. Any other status decides the
@@ -26,6 +34,10 @@ final class Attempt {
     private var keepsBody: Bool?
     /// The most of a non-2xx body read before the transfer is aborted instead.
     static let droppedBodyAllowance = 64 << 10
+    /// CURL_WRITEFUNC_PAUSE.
+    private static let pause = 0x1000_0001
+    /// True while the transfer is paused for its byte budget: the stall limit does not judge it then.
+    private var pacedPause = false
     /// Bytes of a body that is not a 2xx response's, read and dropped so far.
     private var droppedBytes = 0
     /// True once the transfer was aborted for such a body.
@@ -85,16 +97,18 @@ final class Attempt {
         }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter, limiter: RateLimiter? = nil) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
         self.writer = writer
+        self.limiter = limiter
     }
 
     deinit {
         closeDestination()
         curl_slist_free_all(headerList)
+        curl_slist_free_all(connectToList)
     }
 
     /// Opens (creating when needed) or takes the destination, empties it, and sets every option on the
@@ -126,6 +140,9 @@ final class Attempt {
             throw .destination(path: path, code: errno)
         }
         headerList = try configure(easy, cookieShare: cookieShare)
+        if !job.request.stall.isOff {
+            stallWatch = StallWatch(limit: job.request.stall, now: .now)
+        }
     }
 
     /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
@@ -164,6 +181,14 @@ final class Attempt {
             removeDestination()
         }
         return settled
+    }
+
+    /// Goes on after a pause for the byte budget; the stall limit's window starts again here, so the
+    /// time paused does not count as a stall.
+    func resumePaced() {
+        pacedPause = false
+        if stallWatch != nil { stallWatch = StallWatch(limit: job.request.stall, now: .now) }
+        easy.resume()
     }
 
     /// Stops caring about the attempt: the destination is closed and removed.
@@ -238,6 +263,9 @@ final class Attempt {
             if let bodyFailure {
                 return .failure(bodyFailure)
             }
+            if let stallFailure {
+                return .failure(stallFailure)
+            }
             if let refusal {
                 return .failure(.blockedNetwork(refusal))
             }
@@ -285,6 +313,11 @@ final class Attempt {
     /// The write callback: a 2xx body goes on to be checked, decoded and stored; the body of any other
     /// status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        // Over the byte budget: libcurl keeps these bytes and hands them over again once resumed.
+        if let limiter, !limiter.admitBytes(count, for: self, now: .now) {
+            pacedPause = true
+            return Self.pause
+        }
         if keepsBody == nil {
             let status = easy.long(CURLINFO_RESPONSE_CODE)
             keepsBody = (200..<300).contains(status)
@@ -340,12 +373,39 @@ final class Attempt {
         return count
     }
 
+    /// The progress callback: false aborts the transfer, once its body has come slower than the stall
+    /// limit allows.
+    fileprivate func progress(downloaded: Int64) -> Bool {
+        guard !pacedPause, var watch = stallWatch else { return true }
+        let stalled = watch.stalled(bytes: downloaded, at: .now)
+        stallWatch = watch
+        if stalled {
+            stallFailure = .timeout(job.request.stall.message(received: downloaded))
+        }
+        return !stalled
+    }
+
     /// The pre-request callback: the connection is made, the request not yet sent. Refuses hosts and
-    /// addresses the network policy does not allow, for the first request and every redirect.
+    /// addresses the network policy does not allow, for the first request and every redirect. Through
+    /// a proxy, `address` is the proxy's: the target's own addresses, as they resolve here, are checked
+    /// instead, every one of them (the proxy resolves the name itself).
     fileprivate func admit(address: String) -> Bool {
         let url = easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url
-        let host = URLComponents(string: url)?.host ?? ""
-        refusal = job.request.network.refusal(host: host, address: address)
+        let components = URLComponents(string: url)
+        let host = components?.host ?? ""
+        let policy = job.request.network
+        guard job.request.route.proxy != nil, !policy.allowPrivate else {
+            refusal = policy.refusal(host: host, address: address)
+            return refusal == nil
+        }
+        let port = components?.port ?? (components?.scheme?.lowercased() == "https" ? 443 : 80)
+        let target = job.request.route.connectedHost(for: host, port: port)
+        let addresses = AddressLookup.addresses(of: target)
+        guard !addresses.isEmpty else {
+            refusal = "host \(oneLine(target)) does not resolve here, so its address cannot be checked (network.allow_private is false)"
+            return false
+        }
+        refusal = addresses.lazy.compactMap { policy.refusal(host: host, address: $0) }.first
         return refusal == nil
     }
 
@@ -401,4 +461,11 @@ let attemptPrerequestCallback: curl_prereq_callback = { context, primaryIP, _, _
     guard let context, let primaryIP else { return Int32(CURL_PREREQFUNC_ABORT) }
     let admitted = Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().admit(address: String(cString: primaryIP))
     return Int32(admitted ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT)
+}
+
+/// libcurl's progress callback, about once a second while nothing arrives and more often while data
+/// flows; the context as above.
+let attemptProgressCallback: curl_xferinfo_callback = { context, _, downloaded, _, _ in
+    guard let context else { return 1 }
+    return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
 }

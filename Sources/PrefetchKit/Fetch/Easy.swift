@@ -59,6 +59,10 @@ final class Easy {
         try check(pf_easy_setopt_prereq(handle, callback), "CURLOPT_PREREQFUNCTION")
     }
 
+    func set(progress callback: curl_xferinfo_callback) throws(FetchError) {
+        try check(pf_easy_setopt_xferinfo(handle, callback), "CURLOPT_XFERINFOFUNCTION")
+    }
+
     /// The receive buffer size. libcurl 7.88 refuses a new size once the handle has allocated its
     /// buffer (a reused handle keeps the buffer across `curl_easy_reset`), so only that refusal is
     /// accepted: the handle then goes on with the buffer it has.
@@ -66,6 +70,12 @@ final class Easy {
         let code = pf_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, bytes)
         guard code != CURLE_BAD_FUNCTION_ARGUMENT else { return }
         try check(code, "CURLOPT_BUFFERSIZE")
+    }
+
+    /// Lets a transfer paused by its write callback (`CURL_WRITEFUNC_PAUSE`) go on; libcurl may hand
+    /// over the bytes it kept before this returns.
+    func resume() {
+        _ = curl_easy_pause(handle, 0)
     }
 
     func long(_ info: CURLINFO) -> Int {

@@ -7,6 +7,8 @@ package struct EngineConfiguration: Sendable {
     /// Told of every state change, in order, on the engine's delivery queue (never on the network
     /// thread). It should return quickly: completions wait behind it.
     package var onEvent: (@Sendable (FetchEvent) -> Void)?
+    /// The `rate_limit` of each host, shared by every request to it.
+    package var hostRateLimits = HostRateRules()
     /// At most this many body chunks (`BodyWriter.chunkSize` each) exist at once, filled or being
     /// written; beyond them the network thread writes bodies itself.
     var bodyChunkLimit: Int

@@ -17,6 +17,7 @@ package final class FetchEngine: Sendable {
     private let mailbox: Mailbox
     private let writer: BodyWriter
     private let exited = DispatchGroup()
+    private let waits = RateWaits()
 
     package init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
         try initializeCurl()
@@ -27,12 +28,13 @@ package final class FetchEngine: Sendable {
         self.writer = writer
         let started = DispatchSemaphore(value: 0)
         exited.enter()
+        let waits = waits
         let thread = Thread { [exited] in
             defer { exited.leave() }
             ProcessTuning.preferCallingThread()
             let loop: FetchLoop
             do throws(FetchError) {
-                loop = try FetchLoop(mailbox: mailbox, writer: writer, configuration: configuration)
+                loop = try FetchLoop(mailbox: mailbox, writer: writer, configuration: configuration, waits: waits)
             } catch {
                 _ = mailbox.close(failure: error)
                 started.signal()
@@ -94,6 +96,16 @@ package final class FetchEngine: Sendable {
     /// removed, and all complete with `cancelled`. The engine stays usable.
     package func cancelAll() {
         _ = mailbox.post(.cancelAll)
+    }
+
+    /// Stops every request of `group` submitted so far, as `cancelAll` does the whole engine's.
+    package func cancel(group: Int) {
+        _ = mailbox.post(.cancelGroup(group))
+    }
+
+    /// How long requests of `group` (nil: any) were held by rate limits so far (`RateWaits`).
+    package func rateWait(group: Int?) -> Duration {
+        waits.waited(group: group)
     }
 
     /// Stops the network thread after failing everything left with `engineStopped` and removing the

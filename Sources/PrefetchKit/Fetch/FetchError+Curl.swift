@@ -6,7 +6,8 @@ extension FetchError {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             self = .timeout(message)
-        case CURLE_COULDNT_CONNECT:
+        // CURLE_PROXY: a SOCKS proxy refused the credentials or the connection it was asked for.
+        case CURLE_COULDNT_CONNECT, CURLE_PROXY:
             self = .connectFailed(message)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             self = .dns(message)

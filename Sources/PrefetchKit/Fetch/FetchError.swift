@@ -7,7 +7,7 @@ package enum FetchError: Error, Sendable, Equatable {
     case http(status: Int)
     /// The transfer, the connection or the data flow took too long (total, connect or low-speed limit).
     case timeout(String)
-    /// No connection could be made (refused, unreachable).
+    /// No connection could be made (refused, unreachable, or refused by a SOCKS proxy).
     case connectFailed(String)
     /// The host name did not resolve.
     case dns(String)

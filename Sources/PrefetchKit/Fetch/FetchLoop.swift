@@ -18,14 +18,18 @@ final class FetchLoop {
     /// Retries ordered by when they are due, earliest first.
     private var delayed: [(due: ContinuousClock.Instant, job: PendingFetch)] = []
     private let clock = ContinuousClock()
+    private let limiter: RateLimiter
+    /// The earliest time a request held by a rate limit at the last pass may start.
+    private var nextRateDue: ContinuousClock.Instant?
 
-    init(mailbox: Mailbox, writer: BodyWriter, configuration: EngineConfiguration) throws(FetchError) {
+    init(mailbox: Mailbox, writer: BodyWriter, configuration: EngineConfiguration, waits: RateWaits) throws(FetchError) {
         self.mailbox = mailbox
         self.writer = writer
         multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost)
         cookieShare = try CookieShare()
         concurrency = configuration.concurrency
         perHost = configuration.perHost
+        limiter = RateLimiter(rules: configuration.hostRateLimits, waits: waits)
     }
 
     /// The easy handles go first: curl_share_cleanup refuses (CURLSHE_IN_USE) a share that an easy
@@ -40,6 +44,7 @@ final class FetchLoop {
         mailbox.open(waker: MultiWaker(handle: multi.handle))
         while handle(mailbox.take()) {
             promoteDueRetries()
+            resumePaced()
             startWaiting()
             step { () throws(FetchError) in try multi.perform() }
             collectFinished()
@@ -59,6 +64,7 @@ final class FetchLoop {
             case .submit(let job): waiting.append(job)
             case .cancel(let id): cancel(id)
             case .cancelAll: abortAll(.cancelled)
+            case .cancelGroup(let group): abortAll(.cancelled, group: group)
             case .stop: return false
             }
         }
@@ -78,8 +84,16 @@ final class FetchLoop {
 
     private func pollTimeout() -> Duration {
         let longest = Duration.seconds(1)
-        guard let next = delayed.first else { return longest }
-        return min(max(clock.now.duration(to: next.due), .zero), longest)
+        let dues = [delayed.first?.due, nextRateDue, limiter.nextResume].compactMap { $0 }
+        guard let next = dues.min() else { return longest }
+        return min(max(clock.now.duration(to: next), .zero), longest)
+    }
+
+    /// Lets transfers paused for their bytes go on once their buckets allow.
+    private func resumePaced() {
+        for attempt in limiter.resumable(now: clock.now) {
+            attempt.resumePaced()
+        }
     }
 
     private func promoteDueRetries() {
@@ -90,16 +104,29 @@ final class FetchLoop {
         }
     }
 
-    /// Starts waiting jobs, oldest first, while the total and per-host limits allow.
+    /// Starts waiting jobs, oldest first, while the total and per-host limits and the rate limits allow.
     private func startWaiting() {
         var index = 0
+        let now = clock.now
+        var held: Set<Int> = []
+        nextRateDue = nil
         while active.count < concurrency, index < waiting.count {
-            if mayStart(waiting[index]) {
-                start(waiting.remove(at: index))
-            } else {
+            let job = waiting[index]
+            guard mayStart(job) else {
                 index += 1
+                continue
             }
+            let due = limiter.due(job, now: now)
+            guard due <= now else {
+                held.insert(job.request.group)
+                nextRateDue = min(nextRateDue ?? due, due)
+                index += 1
+                continue
+            }
+            limiter.start(job, now: now)
+            start(waiting.remove(at: index))
         }
+        limiter.notePass(held: held, now: now)
     }
 
     /// Whether the engine's limits and the request's own leave room for it.
@@ -122,7 +149,8 @@ final class FetchLoop {
             mailbox.deliver(job.result(.failure(error), timings: .zero), to: job.completion)
             return
         }
-        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox, writer: writer)
+        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox, writer: writer,
+                              limiter: limiter.pacesBytes(job, now: clock.now) ? limiter : nil)
         mailbox.emit(.started(id: job.id, url: job.request.shownURL, attempt: job.attempt))
         do throws(FetchError) {
             try attempt.prepare(cookieShare: cookieShare)
@@ -166,6 +194,10 @@ final class FetchLoop {
             }
             return
         }
+        if case .http(let status) = error, status == 429 || status == 503 {
+            let asked = settled.headers.retryAfter.flatMap { RetryPolicy.delay(retryAfter: $0, now: Date()) }
+            limiter.slowDown(job, retryAfter: asked.map { min($0, job.request.retry.maxRetryAfter) }, now: clock.now)
+        }
         let decision = job.request.retry.decision(
             after: error, attempt: job.attempt, retryAfter: settled.headers.retryAfter,
             now: Date(), randomUnit: Double.random(in: 0..<1)
@@ -201,14 +233,16 @@ final class FetchLoop {
         }
     }
 
-    /// Ends every transfer in flight (removing its file), and every waiting request and pending retry.
-    private func abortAll(_ error: FetchError) {
-        for attempt in Array(active.values) {
+    /// Ends every transfer in flight (removing its file), and every waiting request and pending retry;
+    /// of one group only when `group` is given.
+    private func abortAll(_ error: FetchError, group: Int? = nil) {
+        let chosen = { (job: PendingFetch) in group == nil || job.request.group == group }
+        for attempt in Array(active.values) where chosen(attempt.job) {
             abort(attempt, with: error)
         }
-        let pending = waiting + delayed.map(\.job)
-        waiting.removeAll()
-        delayed.removeAll()
+        let pending = waiting.filter(chosen) + delayed.map(\.job).filter(chosen)
+        waiting.removeAll(where: chosen)
+        delayed.removeAll { chosen($0.job) }
         for job in pending {
             mailbox.deliver(job.failed(.failure(error), timings: .zero), to: job.completion)
         }
@@ -222,6 +256,7 @@ final class FetchLoop {
 
     /// Takes the attempt's easy handle out of the multi handle and back to its pool.
     private func detach(_ attempt: Attempt) {
+        limiter.forget(attempt)
         active[attempt.easy.handle] = nil
         activePerHost[attempt.job.host, default: 1] -= 1
         do throws(FetchError) {

@@ -41,6 +41,10 @@ package struct FetchRequest: Sendable {
     package var insecureTLS: Bool
     /// Which hosts and addresses may be requested, redirects included.
     package var network = NetworkPolicy()
+    /// A body slower than this is aborted as a timeout.
+    package var stall = StallLimit.default
+    /// The proxy, `connect_to` and trusted certificate authorities.
+    package var route = FetchRoute()
     /// Query parameters whose values no message or event shows (`redact_params`).
     package var hiddenParams: [String] = []
 
@@ -65,6 +69,13 @@ package struct FetchRequest: Sendable {
     /// Start only while fewer transfers than this run to the same host, as well as fewer than the
     /// engine's `perHost`.
     package var perHost = Int.max
+    /// The set's `rate_limit`, held by the bucket of `rateLimitScope` that every request with the same
+    /// scope shares; the host's own limit comes from `EngineConfiguration.hostRateLimits`.
+    package var rateLimit: RateLimit?
+    package var rateLimitScope = 0
+    /// Which of the engine's callers the request belongs to (a job of the run): `cancel(group:)` and
+    /// the rate-limit waits go by it.
+    package var group = 0
 
     /// `Accept-Encoding: identity` asks for the body as it is; one sent in another coding anyway is
     /// decoded (`ContentDecoder`).

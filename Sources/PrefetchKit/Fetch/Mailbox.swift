@@ -4,6 +4,7 @@ enum Command: Sendable {
     case submit(PendingFetch)
     case cancel(FetchID)
     case cancelAll
+    case cancelGroup(Int)
     case stop
 }
 

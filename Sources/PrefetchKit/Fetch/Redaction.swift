@@ -101,6 +101,9 @@ func secrets(of request: FetchRequest) -> [String] {
     if let password = request.credentials?.password {
         found.append(password)
     }
+    if let password = request.route.proxy?.password {
+        found.append(password)
+    }
     if let range = passwordRange(in: request.url) {
         found.append(String(request.url[range]))
     }

@@ -10,6 +10,13 @@ package struct Job: Sendable, Equatable {
     package var sets: [JobSet]
     /// The options of `defaults:` over the built-in ones: what a URL no set lists is keyed and shown by.
     package var defaults = JobOptions()
+    /// `hosts:`, in file order.
+    package var hosts: [HostSettings] = []
+
+    /// The `hosts:` rate limits as the engine applies them.
+    package var hostRateRules: HostRateRules {
+        HostRateRules(hosts.map { ($0.pattern, $0.rateLimit) })
+    }
 
     /// Every URL occurrence across all sets.
     package var urlCount: Int { sets.reduce(0) { $0 + $1.urls.count } }

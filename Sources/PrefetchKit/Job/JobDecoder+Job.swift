@@ -1,16 +1,18 @@
 extension JobDecoder {
-    static let topKeys = ["version", "name", "cache", "defaults", "network", "sets"]
+    static let topKeys = ["version", "name", "cache", "defaults", "network", "hosts", "sets"]
     static let cacheKeys = ["path", "layout", "max_size", "max_age", "expire_by", "trim_to", "durable"]
     static let networkKeys = ["allow_private", "allow_hosts", "deny_hosts"]
     static let supportedVersion = 1
 
     /// Reads a whole job; nil when anything was reported.
     mutating func job(_ root: YAMLNode, path: String, stem: String, folder: String, workingDirectory: String) -> Job? {
+        self.folder = folder
         guard let fields = mapping(root, "", allowed: Self.topKeys) else { return nil }
         version(fields["version"], root: root)
         let name = fields["name"].flatMap { nonEmptyString($0.value, "name") } ?? stem
         let cache = cacheSettings(fields["cache"]?.value, workingDirectory: workingDirectory)
         let network = fields["network"].map { networkSettings($0.value) } ?? NetworkSettings()
+        let hosts = fields["hosts"].map { hostSettings($0.value) } ?? []
         var defaults = JobOptions()
         var defaultPerHost: YAMLNode?
         if let node = fields["defaults"]?.value, let optionFields = mapping(node, "defaults", allowed: Self.optionKeys) {
@@ -24,7 +26,7 @@ extension JobDecoder {
             report(root, "sets", "missing; a job needs at least one set")
         }
         guard diagnostics.isEmpty else { return nil }
-        return Job(name: name, path: path, cache: cache, network: network, sets: sets, defaults: defaults)
+        return Job(name: name, path: path, cache: cache, network: network, sets: sets, defaults: defaults, hosts: hosts)
     }
 
     private mutating func version(_ pair: YAMLPair?, root: YAMLNode) {
@@ -61,11 +63,7 @@ extension JobDecoder {
 
     /// A number in (0, 1].
     private mutating func fraction(_ node: YAMLNode, _ path: String) -> Double? {
-        guard let text = string(node, path) else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            report(node, path, "`\(text)` is not a number")
-            return nil
-        }
+        guard let (text, value) = number(node, path) else { return nil }
         guard value > 0, value <= 1 else {
             report(node, path, "\(text) is outside (0, 1]; give the fraction of max_size to trim down to")
             return nil

@@ -3,7 +3,7 @@ extension JobDecoder {
     static let optionKeys = [
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
         "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
-        "max_frame_pixels", "cache_key", "redact_params",
+        "max_frame_pixels", "cache_key", "redact_params", "stall", "proxy", "no_proxy", "ca_file", "ca_path", "connect_to", "rate_limit",
         "resume_max_age",
     ]
 
@@ -32,6 +32,13 @@ extension JobDecoder {
             case "max_frames": set(&options.maxFrames, int(node, keyPath, in: 1...Int.max))
             case "max_frame_pixels": set(&options.maxFramePixels, int(node, keyPath, in: 1...Int.max))
             case "redact_params": set(&options.redactParams, stringList(node, keyPath)?.map { $0.lowercased() })
+            case "stall": set(&options.stall, stall(node, keyPath, over: options.stall))
+            case "proxy": if let proxy = proxy(node, keyPath) { options.proxy = proxy }
+            case "no_proxy": set(&options.noProxy, noProxy(node, keyPath))
+            case "ca_file": set(&options.caFile, certificatePath(node, keyPath, folder: false))
+            case "ca_path": set(&options.caPath, certificatePath(node, keyPath, folder: true))
+            case "connect_to": set(&options.connectTo, connectTo(node, keyPath))
+            case "rate_limit": set(&options.rateLimit, rateLimit(node, keyPath))
             case "resume_max_age": set(&options.resumeMaxAge, duration(node, keyPath, allowZero: true))
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }
@@ -90,6 +97,11 @@ extension JobDecoder {
 
     private mutating func credentials(_ node: YAMLNode, _ path: String) -> CredentialSettings? {
         guard let fields = mapping(node, path, allowed: ["username", "password_env"]) else { return nil }
+        return credentials(fields, node, path)
+    }
+
+    /// `username` and `password_env` of a mapping already read (`credentials:`, or a `proxy:` mapping).
+    mutating func credentials(_ fields: [String: YAMLPair], _ node: YAMLNode, _ path: String) -> CredentialSettings? {
         guard let usernameNode = fields["username"]?.value, let variableNode = fields["password_env"]?.value else {
             report(node, path, "needs both `username` and `password_env`")
             return nil

@@ -4,6 +4,8 @@ struct JobDecoder {
     /// The job file as its diagnostics name it.
     let file: String
     let expansion: EnvironmentExpansion
+    /// The job file's folder ("" for the working directory), which relative paths of its keys start from.
+    var folder = ""
     private(set) var diagnostics: [JobDiagnostic] = []
 
     init(file: String, environment: [String: String]) {
@@ -107,6 +109,17 @@ struct JobDecoder {
             return nil
         }
         return value
+    }
+
+    /// A finite decimal number, with its text as written; without `allowingExponent`, plain digits
+    /// and a point only (no `1e3`, no hex).
+    mutating func number(_ node: YAMLNode, _ path: String, allowingExponent: Bool = true) -> (text: String, value: Double)? {
+        guard let text = string(node, path) else { return nil }
+        guard let value = Double(text), value.isFinite, allowingExponent || !text.contains(where: { $0.isLetter }) else {
+            report(node, path, "`\(text)` is not a number")
+            return nil
+        }
+        return (text, value)
     }
 
     mutating func duration(_ node: YAMLNode, _ path: String, allowZero: Bool) -> Duration? {

@@ -39,6 +39,20 @@ package struct JobOptions: Sendable, Equatable {
     /// Query parameters whose values every URL shown (logs, reports, JUnit, the index, the ledger)
     /// has as `***`, in lower case and compared without case; the cache key keeps them.
     package var redactParams = URLRedaction.commonSecrets
+    /// `stall:`: a body slower than this is aborted as a timeout.
+    package var stall = StallLimit.default
+    /// `proxy:`; nil connects directly (libcurl's proxy environment variables are never read).
+    package var proxy: ProxySettings?
+    /// `no_proxy:`: host names, `.domain` suffixes, addresses and CIDR ranges reached without the proxy.
+    package var noProxy: [String] = []
+    /// `ca_file:` (relative to the job file's folder): certificate authorities trusted beside the system's.
+    package var caFile: String?
+    /// `ca_path:` (relative to the job file's folder): a folder of hashed certificates trusted beside the system's bundle.
+    package var caPath: String?
+    /// `connect_to:`: requests for a host go to another host and port.
+    package var connectTo: [ConnectTarget] = []
+    /// The set's own rate limit, over all its hosts; nil for none.
+    package var rateLimit: RateLimit?
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}
@@ -52,6 +66,15 @@ package struct CredentialSettings: Sendable, Equatable, CustomStringConvertible 
     package var password: String
 
     package var description: String { "\(username) (password from $\(passwordVariable))" }
+}
+
+/// A proxy: `url` is `http://`, `https://`, `socks5://` or `socks5h://` with a host and port and no
+/// credentials; those come from `username` and the environment variable `password_env`.
+package struct ProxySettings: Sendable, Equatable, CustomStringConvertible {
+    package var url: String
+    package var credentials: CredentialSettings?
+
+    package var description: String { credentials.map { "\(url) as \($0)" } ?? url }
 }
 
 /// `cache:` — where the cache lives and how it is kept in bounds.
@@ -82,6 +105,13 @@ package struct CacheSettings: Sendable, Equatable {
     package init(path: String) {
         self.path = path
     }
+}
+
+/// One entry of `hosts:`: the limit every request of the run to the hosts the pattern matches shares.
+package struct HostSettings: Sendable, Equatable {
+    /// A host name, `*.example.com` or `*`, in lower case.
+    package var pattern: String
+    package var rateLimit: RateLimit
 }
 
 /// `network:` — job-level address rules.

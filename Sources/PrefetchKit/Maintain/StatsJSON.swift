@@ -14,6 +14,7 @@ enum StatsJSON {
             ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals]
         }
         let object: [String: Any] = [
+            "format_version": PrefetchVersion.machineFormat,
             "cache": stats.cache,
             "layout": stats.layout.rawValue,
             "entries": stats.entries,

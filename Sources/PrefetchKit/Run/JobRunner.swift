@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// `prefetchd run`: loads every job file first (one bad file and nothing is fetched), then runs
-/// the jobs one after another, each into its own cache, and writes the combined report.
+/// `prefetchd run`: loads every job file first (one bad file and nothing is fetched), then runs the
+/// jobs as one queue (`RunQueue`: every high set of every file first), each into its own cache, and
+/// writes the combined report.
 package final class JobRunner: Sendable {
     package struct Options: Sendable {
         package var cacheOverride: String?
@@ -34,7 +35,7 @@ package final class JobRunner: Sendable {
     }
 
     private let options: Options
-    private let current = Locked<Prefetcher?>(nil)
+    private let current = Locked<[Prefetcher]>([])
     private let stopSignal = Atomic<Int32>(0)
 
     package init(options: Options) {
@@ -44,7 +45,7 @@ package final class JobRunner: Sendable {
     /// From a signal handler: stop the running job and start no further one.
     package func stop(signal: Int32) {
         stopSignal.store(signal, ordering: .releasing)
-        current.withLock { $0 }?.stop(signal: signal)
+        for job in current.withLock({ $0 }) { job.stop(signal: signal) }
     }
 
     package func run(jobPaths: [String]) throws(RunError) -> Result {
@@ -61,29 +62,118 @@ package final class JobRunner: Sendable {
             throw .openFiles(limit: files.limit, needed: OpenFileBudget.needed)
         }
         let started = Date()
-        var results: [RunOutcome] = []
-        // A job whose cache fails does not stop the next one, which may use another disk; a signal
-        // does (the jobs it kept from starting are reported with nothing done).
-        for job in jobs {
-            let signal = stopSignal.load(ordering: .acquiring)
-            results.append(signal == 0 ? try run(job) : Self.notStarted(job, stoppedBy: signal))
-        }
-        var combined = Self.combine(results, jobs: jobs, started: started)
+        var scratches: [String] = []
+        defer { scratches.forEach(Self.remove) }
+        let results = try run(jobs, scratches: &scratches)
+        var combined = Self.combine(results.outcomes, jobs: jobs, started: started)
+        combined.report.rateWaitSeconds = results.rateWait
         combined.outputFailures = writeReports(combined)
         return combined
     }
 
-    private func run(_ job: Job) throws(RunError) -> RunOutcome {
-        let path = options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
-        guard options.settings.dryRun && !FileManager.default.fileExists(atPath: path) else {
-            return try run(job, cacheAt: path, named: path)
+    /// The jobs' outcomes, in order, and the time the run as a whole waited on rate limits.
+    private struct Outcomes {
+        var outcomes: [RunOutcome]
+        var rateWait: Double
+    }
+
+    /// Runs every job through one queue on one engine. A job's cache is opened when the queue first
+    /// reaches one of its sets (one `DiskCache` for the jobs that name the same folder). A job whose
+    /// cache fails does not stop the others, which may use another disk; a signal stops them all (a
+    /// job it kept from being reached is reported with nothing done). `scratches` gets the stand-in
+    /// folders of dry runs, removed once the caches have closed.
+    private func run(_ jobs: [Job], scratches: inout [String]) throws(RunError) -> Outcomes {
+        let shared: RunQueue.Shared
+        do {
+            shared = try RunQueue.Shared(jobs: jobs, settings: options.settings, log: options.log) {
+                configuration throws(FetchError) in try FetchEngine(configuration: configuration)
+            }
+        } catch {
+            throw .engine(error)
         }
-        // A dry run against a cache that does not exist yet reads an empty stand-in, so it creates
-        // nothing; the stand-in goes once the run (and its cache) has closed.
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
-        defer { Self.remove(scratch) }
-        return try run(job, cacheAt: scratch, named: path)
+        defer { shared.engine.shutdown() }
+        var outcomes = [RunOutcome?](repeating: nil, count: jobs.count)
+        var opened: [(index: Int, prefetcher: Prefetcher, path: String)] = []
+        var shares: [String: CacheShare] = [:]
+        var beginFailure: RunError?
+        defer { current.withLock { $0 = [] } }
+        let total = jobs.reduce(0) { $0 + $1.urlCount }
+        let display = ProgressDisplay(style: options.progress, snapshot: { [current] in
+            current.withLock { $0 }.map { $0.progress() }.reduce(ProgressDisplay.Snapshot(done: 0, total: total, failed: 0, bytes: 0)) {
+                ProgressDisplay.Snapshot(done: $0.done + $1.done, total: total, failed: $0.failed + $1.failed, bytes: $0.bytes + $1.bytes)
+            }
+        })
+        display.start()
+        defer { display.stop() }
+
+        let sourceFailures = RunQueue.schedule(jobs: jobs, gate: shared.gate, stopped: {
+            beginFailure != nil || stopSignal.load(ordering: .acquiring) != 0
+        }) { index -> Prefetcher? in
+            let job = jobs[index]
+            let path = cachePath(of: job)
+            let share: CacheShare
+            if let known = shares[path] {
+                share = known
+            } else {
+                var folder = path
+                if options.settings.dryRun && !FileManager.default.fileExists(atPath: path) {
+                    // A dry run against a cache that does not exist yet reads an empty stand-in, so it
+                    // creates nothing; the stand-in goes once the run (and its cache) has closed.
+                    folder = FileManager.default.temporaryDirectory
+                        .appendingPathComponent("prefetchd-dry-run-\(UUID().uuidString)").path
+                    scratches.append(folder)
+                }
+                do throws(CacheError) {
+                    let cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
+                    try cache.refuseLinkedFolders()
+                    if !options.settings.dryRun { cache.keepCleanReserve() }
+                    share = CacheShare(cache, jobs: jobs.filter { cachePath(of: $0) == path }.count)
+                } catch {
+                    outcomes[index] = Self.unopened(job, cachePath: path, failure: error)
+                    return nil
+                }
+                shares[path] = share
+            }
+            if !options.settings.dryRun, let warning = LimitRecord.record(job, in: share.cache) { options.log.warn(warning) }
+            let prefetcher = Prefetcher(job: job, group: index, share: share, settings: options.settings, log: options.log,
+                                        shared: shared, ownsEngine: false)
+            do throws(CacheError) {
+                try prefetcher.begin()
+            } catch {
+                // As when a lone job's cache cannot be read at the start: the run stops.
+                beginFailure = .cache(path: path, error)
+                for running in current.withLock({ $0 }) { running.stop(signal: SIGTERM) }
+                return nil
+            }
+            current.withLock { $0.append(prefetcher) }
+            // A signal that came while the cache opened stops this job too.
+            let signal = stopSignal.load(ordering: .acquiring)
+            if signal != 0 { prefetcher.stop(signal: signal) }
+            opened.append((index, prefetcher, path))
+            return prefetcher
+        }
+        for entry in opened {
+            var outcome = entry.prefetcher.end(sourceFailure: sourceFailures[entry.index])
+            if let failure = outcome.cacheFailure {
+                outcome.problems.append(RunError.cache(path: entry.path, failure).description)
+            }
+            outcomes[entry.index] = outcome
+        }
+        if let beginFailure { throw beginFailure }
+        let signal = stopSignal.load(ordering: .acquiring)
+        return Outcomes(outcomes: zip(jobs, outcomes).map { job, outcome in
+            outcome ?? Self.notStarted(job, stoppedBy: signal == 0 ? SIGTERM : signal)
+        }, rateWait: Self.milliseconds(shared.engine.rateWait(group: nil)))
+    }
+
+    /// The folder of the job's cache: `--cache`, else its `cache.path`.
+    private func cachePath(of job: Job) -> String {
+        options.cacheOverride.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? job.cache.path
+    }
+
+    /// A duration in seconds, to the millisecond, as the report gives it.
+    static func milliseconds(_ duration: Duration) -> Double {
+        (duration / .milliseconds(1)).rounded() / 1000
     }
 
     /// Removes a folder, trying again while files in it still come and go (SQLite closing its
@@ -95,42 +185,6 @@ package final class JobRunner: Sendable {
                 return
             }
             usleep(20_000)
-        }
-    }
-
-    private func run(_ job: Job, cacheAt folder: String, named path: String) throws(RunError) -> RunOutcome {
-        let cache: DiskCache
-        do {
-            cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
-            try cache.refuseLinkedFolders()
-        } catch {
-            return Self.unopened(job, cachePath: path, failure: error)
-        }
-        if !options.settings.dryRun {
-            cache.keepCleanReserve()
-            if let warning = LimitRecord.record(job, in: cache) { options.log.warn(warning) }
-        }
-        let prefetcher: Prefetcher
-        do {
-            prefetcher = try Prefetcher(job: job, cache: cache, settings: options.settings, log: options.log)
-        } catch {
-            throw .engine(error)
-        }
-        current.withLock { $0 = prefetcher }
-        defer { current.withLock { $0 = nil } }
-        let signal = stopSignal.load(ordering: .acquiring)
-        if signal != 0 { prefetcher.stop(signal: signal) }
-        let display = ProgressDisplay(style: options.progress, snapshot: { prefetcher.progress() })
-        display.start()
-        defer { display.stop() }
-        do {
-            var outcome = try prefetcher.run()
-            if let failure = outcome.cacheFailure {
-                outcome.problems.append(RunError.cache(path: path, failure).description)
-            }
-            return outcome
-        } catch {
-            throw .cache(path: path, error)
         }
     }
 

@@ -11,12 +11,18 @@ extension Prefetcher {
             return
         }
         let location = cache.location(forKey: item.key)
+        // Another job of the run on this cache transferring the key: its outcome is waited for and
+        // read from the index as a later job file found it when jobs ran one after another.
+        let waited = share.isShared && share.awaitOthers(item.key, group: group)
         // While stores may hold the index, the lookup reads committed rows through a connection of
         // its own: enough, since a key this run stored is answered by the board, and one it forgot
         // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
-        // over a warm cache) the index's own connection is free and reads cheaper.
-        let entry = try cache.lookup(location, committedOnly: !gate.isIdle)
-        let failure = entry == nil && ledgerInUse.load(ordering: .acquiring) ? try cache.index.failure(forKey: item.key) : nil
+        // over a warm cache) the index's own connection is free and reads cheaper. A key another job
+        // has just stored may be in the open batch only: the index's own connection sees it.
+        let entry = try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
+        // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
+        let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
+            ? try cache.index.failure(forKey: item.key) : nil
         // A row or ledger entry written since this run started is its own work on a key the board has
         // forgotten: counted once already, told to this set only. While the board has forgotten
         // nothing, such a row is another process's (a second run on the cache), decided as any other.
@@ -105,10 +111,13 @@ extension Prefetcher {
             request.resume = ResumePoint.reading(body.descriptor, size: partial.size, validator: validator, for: request)
         }
         let resumed = partial
+        let shared = share.isShared
+        if shared { share.began(item.key, group: group) }
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
             workers.submit { [self] in
                 complete(item, claim, result: result, body: body, revalidating: entry, resumed: resumed)
+                if shared { share.ended(item.key, group: group) }
             }
         }
     }
@@ -138,6 +147,15 @@ extension Prefetcher {
         request.hiddenParams = options.redactParams
         request.concurrency = settings.concurrency ?? options.concurrency
         request.perHost = options.perHost
+        request.stall = options.stall
+        request.route.proxy = options.proxy.map { proxy in
+            Proxy(url: proxy.url, username: proxy.credentials?.username, password: proxy.credentials?.password)
+        }
+        request.route.noProxy = options.noProxy
+        request.route.connectTo = options.connectTo
+        request.route.caFile = options.caFile
+        request.route.caPath = options.caPath
+        request.rateLimit = options.rateLimit
         request.readsFreshness = options.refresh == .http
         return request
     }

@@ -6,10 +6,20 @@ import Synchronization
 ///
 /// Threads: the caller's thread schedules (index lookups, waiting for a slot); the engine's thread
 /// moves bytes; finished transfers are validated and stored on a small queue as wide as the cores.
+///
+/// Alone (`run()`), it has an engine and a gate of its own. In a run of several job files
+/// (`RunQueue`) the jobs share one engine and one gate, and the queue hands each its items in one
+/// order over all of them: `begin()`, `schedule(_:)` for each item, then `end(sourceFailure:)`.
 package final class Prefetcher: Sendable {
     let job: Job
     let plan: RunPlan
     let cache: DiskCache
+    /// What the jobs of a run on this same cache share.
+    let share: CacheShare
+    /// The job's place in the run: the engine's group for its requests.
+    let group: Int
+    /// False when the engine is the run's, shut down by whoever made it.
+    let ownsEngine: Bool
     let settings: RunSettings
     let log: RunLog
     let engine: any Transport
@@ -38,6 +48,8 @@ package final class Prefetcher: Sendable {
     let halted = Atomic<Bool>(false)
     /// The cache error that stopped the run, if one did.
     let cacheFailure = Locked<CacheError?>(nil)
+    /// Commits the index's open batch a few times a second while the job runs.
+    private let flusher = Locked<RepeatingTimer?>(nil)
 
     package convenience init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
         try self.init(job: job, cache: cache, settings: settings, log: log) { configuration throws(FetchError) in
@@ -46,33 +58,35 @@ package final class Prefetcher: Sendable {
     }
 
     /// `transport` makes what moves the bytes, from the run's limits (the real engine, or a test's).
-    init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog,
-         transport: (EngineConfiguration) throws(FetchError) -> any Transport) throws(FetchError) {
+    convenience init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog,
+                     transport: (EngineConfiguration) throws(FetchError) -> any Transport) throws(FetchError) {
+        let shared = try RunQueue.Shared(jobs: [job], settings: settings, log: log, transport: transport)
+        self.init(job: job, group: 0, share: CacheShare(cache), settings: settings, log: log, shared: shared, ownsEngine: true)
+    }
+
+    /// A job of a run whose engine, gate and transfer events are `shared`.
+    init(job: Job, group: Int, share: CacheShare, settings: RunSettings, log: RunLog, shared: RunQueue.Shared,
+         ownsEngine: Bool) {
         self.job = job
         self.plan = RunPlan(job: job)
-        self.cache = cache
+        self.cache = share.cache
+        self.share = share
+        self.group = group
+        self.ownsEngine = ownsEngine
         self.settings = settings
         self.log = log
-        let events = log.showsTransferEvents ? TransferEvents(log: log) : nil
-        self.events = events
-        var onEvent: (@Sendable (FetchEvent) -> Void)?
-        if let events { onEvent = { events.handle($0) } }
-        let concurrency = settings.concurrency ?? plan.sets.map(\.options.concurrency).max() ?? 1
-        let perHost = min(concurrency, plan.sets.map(\.options.perHost).max() ?? 1)
-        engine = try transport(EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: onEvent))
-        let files = OpenFileBudget.current()
-        let held = max(1, files.keys)
-        if held < concurrency {
-            log.warn("at most \(held) transfer\(held == 1 ? "" : "s") at once: the open-file limit (ulimit -n) is \(files.limit)")
-        }
-        gate = SlotGate(limit: concurrency, heldAtMost: held)
+        events = shared.events
+        engine = shared.engine
+        gate = shared.gate
         board = RunBoard(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit)
         workers = WorkerPool(name: "prefetchd.validate", width: ProcessInfo.processInfo.activeProcessorCount)
         let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,
                                     denyHosts: job.network.denyHosts)
-        requests = plan.sets.map {
-            var template = Self.requestTemplate($0.options, settings: settings)
+        requests = plan.sets.enumerated().map { index, set in
+            var template = Self.requestTemplate(set.options, settings: settings)
             template.network = network
+            template.group = group
+            template.rateLimitScope = group << 20 | index
             return template
         }
         validators = plan.sets.map {
@@ -83,7 +97,8 @@ package final class Prefetcher: Sendable {
     }
 
     deinit {
-        engine.shutdown()
+        flusher.withLock { $0 }?.stop()
+        if ownsEngine { engine.shutdown() }
     }
 
     /// Asks the run to stop: no new transfers, in-flight ones aborted (their temp files removed).
@@ -96,7 +111,7 @@ package final class Prefetcher: Sendable {
     /// Stops the run as a signal does, for a reason of its own (the cache stopped taking writes).
     private func halt() {
         if halted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
-            engine.cancelAll()
+            engine.cancel(group: group)
         }
     }
 
@@ -112,12 +127,35 @@ package final class Prefetcher: Sendable {
     /// by itself (a full disk, an I/O error) ends the run early, and the outcome carries it beside the
     /// totals of what was done; throws only when the cache cannot be read at the start.
     package func run() throws(CacheError) -> RunOutcome {
+        try begin()
+        var iterator = plan.makeIterator()
+        var currentSet = -1
+        while !isStopping, let item = iterator.next() {
+            if item.setIndex != currentSet {
+                currentSet = item.setIndex
+                gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
+            }
+            schedule(checked: item)
+        }
+        gate.drain()
+        return end(sourceFailure: iterator.failure)
+    }
+
+    /// Schedules one item; a cache error stops the job.
+    func schedule(checked item: PlanItem) {
+        do {
+            try schedule(item)
+        } catch {
+            stop(for: error)
+        }
+    }
+
+    /// Before the first item: the cache is checked and the index's batches start being committed.
+    func begin() throws(CacheError) {
         // No body is written through a link where the cache's own folder belongs.
         try cache.refuseLinkedFolders()
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
         partialsInUse.store(try cache.index.hasPartials(), ordering: .releasing)
-        var iterator = plan.makeIterator()
-        var currentSet = -1
         // Commit the index's open batch a few times a second, so its write lock is never held while
         // the run waits on the network: a `clean` in another process gets in between. A commit that
         // fails for good (SQLite then drops the batch's rows) stops the run; a busy one is tried again.
@@ -134,21 +172,15 @@ package final class Prefetcher: Sendable {
             } catch {}
         }
         flusher.start()
-        defer { flusher.stop() }
-        while !isStopping, let item = iterator.next() {
-            if item.setIndex != currentSet {
-                currentSet = item.setIndex
-                gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
-            }
-            do {
-                try schedule(item)
-            } catch {
-                stop(for: error)
-            }
-        }
-        gate.drain()
+        self.flusher.withLock { $0 = flusher }
+    }
+
+    /// Once the gate has drained (every transfer of the run settled): the last stores, the last
+    /// commit, and the job's outcome, recorded in the cache's list of runs. `sourceFailure` is the
+    /// first URL source of the job that could not be read to its end.
+    func end(sourceFailure: JobDiagnostic?) -> RunOutcome {
         workers.waitUntilIdle()
-        flusher.stop()
+        flusher.withLock { $0 }?.stop()
         do throws(CacheError) {
             try cache.flush()
         } catch {
@@ -156,13 +188,13 @@ package final class Prefetcher: Sendable {
         }
         let failure = cacheFailure.withLock { $0 }
         if failure != nil { dropUnrecordedBodies() }
-        let outcome = finish(sourceFailure: iterator.failure, cacheFailure: failure)
+        let outcome = finish(sourceFailure: sourceFailure, cacheFailure: failure)
         guard failure == nil, !settings.dryRun else { return outcome }
         do {
             try recordRun(outcome.report)
         } catch {
             dropUnrecordedBodies()
-            return finish(sourceFailure: iterator.failure, cacheFailure: error)
+            return finish(sourceFailure: sourceFailure, cacheFailure: error)
         }
         return outcome
     }
@@ -171,7 +203,7 @@ package final class Prefetcher: Sendable {
     /// not commit, are removed (`CacheIndex.settleAfterFailure`), so none is left under a final name
     /// without its row, and each is counted as failed instead of fetched.
     private func dropUnrecordedBodies() {
-        let removed = cache.index.settleAfterFailure()
+        let removed = share.unrecordedBodies()
         let failures = board.revoke(removed) { url, set in
             RunFailure(url: url, set: plan.sets[set].name, reason: "cache", attempts: 1,
                        message: "Its body was stored, but the index could not record it, so it was removed.")
@@ -189,9 +221,10 @@ package final class Prefetcher: Sendable {
         if signal != 0 || cacheFailure != nil { state.totals.requested = plan.count }
         let outcomeName = RunReport.outcome(
             stoppedBy: signal == 0 ? nil : signal, cutShort: sourceFailure != nil || cacheFailure != nil)
-        let report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
+        var report = RunReport(job: job.name, started: started, durationSeconds: Date().timeIntervalSince(started),
                                totals: state.totals, failures: state.failures, outcome: outcomeName,
                                warnings: state.warnings)
+        report.rateWaitSeconds = JobRunner.milliseconds(engine.rateWait(group: group))
         return RunOutcome(report: report, sets: state.sets, problems: sourceFailure.map { ["\($0)"] } ?? [],
                           stoppedBy: signal == 0 ? nil : signal, cacheFailure: cacheFailure)
     }

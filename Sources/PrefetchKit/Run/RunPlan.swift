@@ -33,23 +33,33 @@ package struct RunPlan: Sequence, Sendable {
     package var count: Int { sets.reduce(0) { $0 + $1.urls.count } }
 
     package func makeIterator() -> Iterator {
-        Iterator(sets: sets)
+        Iterator(sets: sets, indices: Array(sets.indices))
+    }
+
+    /// The URL occurrences of the sets of one priority only, as `makeIterator()` has them: a run of
+    /// several job files takes each priority of every job before the next priority (`RunQueue`).
+    package func makeIterator(priority: Priority) -> Iterator {
+        Iterator(sets: sets, indices: sets.indices.filter { sets[$0].priority == priority })
     }
 
     package struct Iterator: IteratorProtocol {
         private let sets: [JobSet]
-        private var setIndex = 0
+        /// The indices of the sets to go through, in order; `position` is the current one's place.
+        private let indices: [Int]
+        private var position = 0
         private var source: URLSource.Iterator?
         private var window: [URLEntry] = []
         /// The first source that could not be read to its end, if any.
         package private(set) var failure: JobDiagnostic?
 
-        init(sets: [JobSet]) {
+        init(sets: [JobSet], indices: [Int]) {
             self.sets = sets
+            self.indices = indices
         }
 
         package mutating func next() -> PlanItem? {
-            while setIndex < sets.count {
+            while position < indices.count {
+                let setIndex = indices[position]
                 let set = sets[setIndex]
                 if source == nil { source = set.urls.makeIterator() }
                 if let entry = nextEntry(of: set) {
@@ -60,7 +70,7 @@ package struct RunPlan: Sequence, Sendable {
                 }
                 if let problem = source?.failure, failure == nil { failure = problem }
                 source = nil
-                setIndex += 1
+                position += 1
             }
             return nil
         }

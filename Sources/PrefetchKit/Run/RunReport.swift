@@ -2,6 +2,8 @@ import Foundation
 
 /// The run report of DESIGN.md, written by `--report FILE.json`.
 package struct RunReport: Sendable, Equatable, Codable {
+    /// `PrefetchVersion.machineFormat` of the prefetchd that wrote it.
+    package var formatVersion = PrefetchVersion.machineFormat
     package var job: String
     /// ISO 8601 in UTC with milliseconds (`Timestamp`).
     package var started: String
@@ -14,6 +16,10 @@ package struct RunReport: Sendable, Equatable, Codable {
     /// Benign decoder warnings of the bodies stored, by kind (`png_trns_out_of_range`,
     /// `png_ancillary_crc`): the images were accepted, as browsers show them.
     package var warnings: [String: Int]
+    /// Seconds during which the run's transfers waited on rate limits (`rate_limit`, and hosts slowed
+    /// by 429s, 503s and `Retry-After`): wall time in which at least one transfer that had room to
+    /// start was held by a limit, or one was paused for its bytes.
+    package var rateWaitSeconds = 0.0
 
     package init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
                 failures: [RunFailure], outcome: String, warnings: [String: Int] = [:]) {
@@ -28,7 +34,9 @@ package struct RunReport: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case job, started, totals, failures, outcome, warnings
+        case formatVersion = "format_version"
         case durationSeconds = "duration_s"
+        case rateWaitSeconds = "rate_wait_s"
     }
 
     /// The `outcome` of a run that a signal stopped (or not), and that was or was not cut short
@@ -60,6 +68,7 @@ extension RunReport {
             + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.ledgered) ledgered, \(t.skipped) skipped; "
             + "\(ByteFormat.human(t.bytes)) in \(seconds) s (\(ByteFormat.human(Int64(rate)))/s)"
             + (warnings.isEmpty ? "" : "; \(warnings.values.reduce(0, +)) accepted with decoder warnings")
+            + (rateWaitSeconds < 0.005 ? "" : "; waited \((rateWaitSeconds * 100).rounded() / 100) s on rate limits")
             + (outcome == "completed" ? "" : " — \(outcome)")
     }
 }

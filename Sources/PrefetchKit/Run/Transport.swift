@@ -8,6 +8,10 @@ protocol Transport: Sendable {
                 completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID
     /// Stops every request submitted so far; each completes with `cancelled`.
     func cancelAll()
+    /// Stops every request of one group (`FetchRequest.group`, a job of the run) submitted so far.
+    func cancel(group: Int)
+    /// How long requests of `group` (nil: any) were held by rate limits so far.
+    func rateWait(group: Int?) -> Duration
     /// Fails everything left and returns once every completion has run.
     func shutdown()
 }

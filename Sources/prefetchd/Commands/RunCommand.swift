@@ -11,8 +11,11 @@ enum RunCommand {
         details: """
             Streams the URLs of every set (high priority first), skips what is cached and fresh,
             fetches the rest with bounded concurrency, checks each body is a sound image, stores it
-            atomically and records it in the cache index. Several job files run one after another,
-            each into its own cache; the report adds them up. Exit 0 when every item succeeded,
+            atomically and records it in the cache index. Several job files are one queue (every
+            high set of every file first), each into its own cache; the report adds them up. A set's
+            rate_limit and a host's (hosts:) hold requests and bytes a second; a 429 or 503 halves
+            its host's rate for the rest of the run and its Retry-After holds the host; the report's
+            rate_wait_s is the time waited on them. Exit 0 when every item succeeded,
             1 when any failed or was skipped because the failure ledger holds a failure of it (not
             when skipped by --shard, --dry-run or a stop), or a URL file could not be read to its end, 2 for a bad job file
             (nothing fetched), 3 when the cache is unusable or the open-file limit (ulimit -n) is

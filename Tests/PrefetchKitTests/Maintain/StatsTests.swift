@@ -62,6 +62,7 @@ import Testing
                           "failures", "last_run", "by_host", "age_by_access", "age_by_fetch", "largest", "runs"] {
                 #expect(object[field] != nil, "json lacks \(field)")
             }
+            #expect(object["format_version"] as? Int == PrefetchVersion.machineFormat)
             #expect(object["entries"] as? Int == stats.entries)
             #expect((object["bytes"] as? NSNumber)?.int64Value == stats.bytes)
             #expect(object["max_size"] as? Int == 1 << 20)

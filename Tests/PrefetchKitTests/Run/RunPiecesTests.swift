@@ -41,6 +41,7 @@ import Testing
         let report = RunReport(job: "catalog", started: Date(timeIntervalSince1970: 1_800_000_000),
                                durationSeconds: 1.5, totals: totals, failures: [failure], outcome: "completed")
         let object = try #require(try JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
+        #expect(object["format_version"] as? Int == PrefetchVersion.machineFormat)
         #expect(object["job"] as? String == "catalog")
         #expect(object["started"] as? String == "2027-01-15T08:00:00.000Z")
         #expect(object["duration_s"] as? Double == 1.5)

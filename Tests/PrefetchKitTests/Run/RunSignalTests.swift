@@ -63,10 +63,12 @@ struct RunSignalTests {
     }
 
     @Test func aSignalDuringOneJobReportsTheJobsItKeptFromStarting() throws {
-        // Given a run of two job files, the first slow, each into a cache of its own
+        // Given a run of two job files, the first slow, each into a cache of its own; one queue runs
+        // them, and the first's third URL holds it at the first job (one in flight, one waiting at
+        // the engine) until the first transfer ends
         let harness = try RunHarness()
         let first = try harness.job("first", defaults: ["concurrency": "1", "per_host": "1"],
-                                    sets: [harness.set("slow", ["/slow/3000?n=1", "/slow/3000?n=2"])])
+                                    sets: [harness.set("slow", ["/slow/3000?n=1", "/slow/3000?n=2", "/slow/3000?n=3"])])
         let secondCache = harness.folder.path + "/second-cache"
         let second = try harness.folder.write("second.yaml", """
             version: 1
@@ -89,7 +91,7 @@ struct RunSignalTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 143)
         let written = try readReport(report)
         #expect(written.outcome == "terminated")
-        #expect(written.totals.requested == 5 && written.totals.fetched == 0, "\(written.totals)")
+        #expect(written.totals.requested == 6 && written.totals.fetched == 0, "\(written.totals)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"name="later" time="0.0">"# + "\n" + #"      <skipped message="3 URLs not reached"/>"#
                              + "\n" + "      <system-out>3 URLs: 0 ok, 0 failed, 0 ledgered, 0 skipped</system-out>"), "\(xml)")

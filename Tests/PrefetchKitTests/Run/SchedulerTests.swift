@@ -65,6 +65,10 @@ final class ScriptedTransport: Transport {
 
     func cancelAll() {}
 
+    func cancel(group: Int) {}
+
+    func rateWait(group: Int?) -> Duration { .zero }
+
     func shutdown() {
         guard DispatchQueue.getSpecific(key: Self.onQueue) != true else { return }
         queue.sync {}

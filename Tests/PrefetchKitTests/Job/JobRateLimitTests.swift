@@ -1,0 +1,56 @@
+import Testing
+@testable import PrefetchKit
+
+@Suite struct JobRateLimitTests {
+    @Test func aSetInheritsTheDefaultsRateLimitOrReplacesItAndHostsGetTheirs() throws {
+        let folder = try TemporaryDirectory()
+        let job = try folder.load("""
+            version: 1
+            defaults:
+              rate_limit: { requests_per_second: 50, burst: 10, bytes_per_second: 20MiB }
+            hosts:
+              img.example.com: { rate_limit: { requests_per_second: 0.5 } }
+              "*.cdn.example.com":
+                rate_limit: { bytes_per_second: 512KiB }
+            sets:
+              - { name: a, urls: ["https://img.example.com/1.png"] }
+              - { name: b, rate_limit: { bytes_per_second: 1MB }, urls: ["https://img.example.com/2.png"] }
+            """)
+        #expect(job.sets[0].options.rateLimit == RateLimit(requestsPerSecond: 50, burst: 10, bytesPerSecond: 20 << 20))
+        #expect(job.sets[1].options.rateLimit == RateLimit(bytesPerSecond: 1_000_000))
+        #expect(job.hosts == [HostSettings(pattern: "img.example.com", rateLimit: RateLimit(requestsPerSecond: 0.5)),
+                              HostSettings(pattern: "*.cdn.example.com", rateLimit: RateLimit(bytesPerSecond: 512 << 10))])
+        #expect(job.hostRateRules.limit(forHost: "edge.cdn.example.com") == RateLimit(bytesPerSecond: 512 << 10))
+        #expect(JobOptions().rateLimit == nil)
+    }
+
+    @Test func badRateLimitsAreReportedWhereTheyAre() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              rate_limit: { requests_per_second: fast }
+            hosts:
+              "http://img.example.com": { rate_limit: { requests_per_second: 1 } }
+              img.example.com: { rate_limit: { burst: 3 } }
+              a.example.com: { rate_limit: { requests_per_second: 0 } }
+              b.example.com: { limit: 1 }
+              c.example.com: { rate_limit: { bytes_per_second: 1 MiB, burst: 2 } }
+            sets:
+              - { name: a, rate_limit: { requests_per_second: 5, bursts: 2 }, urls: ["https://img.example.com/1.png"] }
+              - { name: b, rate_limit: { bytes_per_second: -1 }, urls: ["https://img.example.com/1.png"] }
+              - { name: c, rate_limit: 5, urls: ["https://img.example.com/1.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 38, keyPath: "defaults.rate_limit.requests_per_second", contains: "`fast` is not a number")
+        expectDiagnostic(diagnostics, line: 5, column: 3, keyPath: "hosts.http://img.example.com", contains: "is not a host pattern")
+        expectDiagnostic(diagnostics, line: 6, column: 34, keyPath: "hosts.img.example.com.rate_limit", contains: "needs `requests_per_second`, `bytes_per_second` or both")
+        expectDiagnostic(diagnostics, line: 7, column: 55, keyPath: "hosts.a.example.com.rate_limit.requests_per_second", contains: "out of range")
+        expectDiagnostic(diagnostics, line: 8, column: 18, keyPath: "hosts.b.example.com", contains: "needs `rate_limit`")
+        expectDiagnostic(diagnostics, line: 8, column: 20, keyPath: "hosts.b.example.com.limit", contains: "unknown key `limit`")
+        expectDiagnostic(diagnostics, line: 9, column: 59, keyPath: "hosts.c.example.com.rate_limit.burst", contains: "needs `requests_per_second`")
+        expectDiagnostic(diagnostics, line: 11, column: 54, keyPath: "sets[0].rate_limit.bursts", contains: "did you mean `burst`?")
+        expectDiagnostic(diagnostics, line: 12, column: 48, keyPath: "sets[1].rate_limit.bytes_per_second", contains: "negative")
+        expectDiagnostic(diagnostics, line: 13, column: 28, keyPath: "sets[2].rate_limit", contains: "expected a mapping")
+        #expect(diagnostics.count == 10, "\(diagnostics.map(\.description))")
+    }
+}
