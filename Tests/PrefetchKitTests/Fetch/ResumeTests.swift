@@ -148,7 +148,11 @@ struct ResumeTests {
 
         // A later request resumes from the file alone, its prefix read back for the hashes.
         var later = borrowed
-        later.resume = try #require(ResumePoint.reading(descriptor, size: kept.offset, validator: kept.validator, for: borrowed))
+        guard let point = ResumePoint.reading(descriptor, size: kept.offset, validator: kept.validator, for: borrowed) else {
+            Issue.record("the kept bytes could not be read back")
+            return
+        }
+        later.resume = point
         let resumed = await harness.engine.fetch(later)
         #expect(resumed.response?.status == 206, "\(String(describing: resumed.error))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: borrowed.destination)) == whole)
