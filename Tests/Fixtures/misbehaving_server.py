@@ -46,6 +46,23 @@ Routes:
                                 the PNG itself (decoded)
   /gzip-bomb/<megabytes>        a PNG signature and <megabytes> MiB of zeros, gzipped as it streams
                                 (chunked; 1024 MiB is about 1 MB on the wire)
+  /fresh/<name>/<kind>/<value>  a PNG with an ETag and Cache-Control: <value> (kind cache-control, the
+                                value URL-encoded) or Expires <value> seconds after its Date (kind
+                                expires); 304 when If-None-Match matches; counted like /count
+  /resumable/<name>/<kib>/<cut>/<mode>
+                                a PNG of about <kib> KiB (stored deflate, so a decode reads it all) with
+                                ETag and Last-Modified; the first response for <name> declares the whole
+                                length and closes after <cut> percent of it. Later requests honour Range
+                                and If-Range as <mode> says: range (as RFC 9110 asks), ignore-range
+                                (always 200), new-etag (the image and its ETag change after the cut, so
+                                If-Range fails and a 200 sends the new one), bad-range (a 206 that starts
+                                at byte 0 whatever was asked), lying-etag (a 206 with another ETag),
+                                last-modified (no ETag: If-Range carries the date), encoded (the 206 says
+                                Content-Encoding: gzip), repr-digest (as range, every response with
+                                Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it).
+                                /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
+                                after new-etag's change), leaving the state alone. /sent/<name> lists every response for <name>, one
+                                line each: status, Range asked ("-" for none), bytes sent (at most), If-Range ("-")
   /stall/<name>/<bytes>         200 declaring ten times <bytes>, sends <bytes> and then nothing, until the
                                 client goes away; /stalled/<name> returns the seconds from the last byte
                                 sent to the client's close, as the server saw them ("open" until then)
@@ -98,6 +115,8 @@ PNG = tiny_png()
 ETAG_LAST_MODIFIED = "Wed, 21 Oct 2015 07:28:00 GMT"
 
 lock = threading.Lock()
+resumable = {}
+sent_records = {}
 hits = {}
 served_order = []
 widths = {}
@@ -426,6 +445,82 @@ class Handler(BaseHTTPRequestHandler):
         chunk(encoder.flush())
         self.wfile.write(b"0\r\n\r\n")
 
+    def route_resumable(self, name, kib, cut, mode):
+        with lock:
+            state = resumable.setdefault(name, {"responses": 0, "version": 1})
+            first = state["responses"] == 0
+            state["responses"] += 1
+            if not first and mode in ("new-etag",):
+                state["version"] = 2
+            version = state["version"]
+        body = big_png(name, kib, version)
+        etag = '"%s-v%d"' % (name, version)
+        shown_etag = '"%s-v2"' % name if mode == "lying-etag" and not first else etag
+        validators = [("Last-Modified", ETAG_LAST_MODIFIED)]
+        if mode != "last-modified":
+            validators.append(("ETag", shown_etag))
+        if mode == "repr-digest":
+            validators.append(("Repr-Digest", "sha-256=:%s:" % b64(hashlib.sha256(body).digest())))
+        asked = self.headers.get("Range")
+        if_range = self.headers.get("If-Range")
+        start = None
+        if asked and mode != "ignore-range" and asked.startswith("bytes=") and asked.endswith("-"):
+            current = ETAG_LAST_MODIFIED if mode == "last-modified" else etag
+            if if_range is None or if_range == current:
+                start = int(asked[len("bytes="):-1])
+        status, sent = 200, body
+        headers = list(validators)
+        if start is not None and start < len(body):
+            status = 206
+            begin = 0 if mode == "bad-range" else start
+            sent = body[begin:]
+            headers.append(("Content-Range", "bytes %d-%d/%d" % (begin, len(body) - 1, len(body))))
+            if mode == "encoded":
+                headers.append(("Content-Encoding", "gzip"))
+        self.send_response(status)
+        self.send_header("Content-Type", "image/png")
+        for header, value in headers:
+            self.send_header(header, value)
+        self.send_header("Content-Length", str(len(sent)))
+        self.end_headers()
+        if first:
+            sent = sent[:len(sent) * int(cut) // 100]
+        # Recorded before it is written, so the record is there by the time the client has the last
+        # byte; a client that hangs up early got fewer bytes than recorded, never more.
+        with lock:
+            sent_records.setdefault(name, []).append((status, asked or "-", len(sent), if_range or "-"))
+        for offset in range(0, len(sent), 65536):
+            self.wfile.write(sent[offset:offset + 65536])
+        self.wfile.flush()
+        if first:
+            self.close_connection = True
+
+    def route_fresh(self, name, kind, value):
+        """A PNG with an ETag and a freshness of its own, counted like /count (/hits/<name>): kind
+        cache-control sends Cache-Control: <value> (URL-decoded), expires sends Expires <value>
+        seconds after its Date; 304 when If-None-Match matches."""
+        count("count/" + name)
+        etag = '"%s-fresh"' % name
+        now = time.time()
+        headers = [("ETag", etag), ("Date", http_date(now))]
+        if kind == "cache-control":
+            headers.append(("Cache-Control", urllib.parse.unquote(value)))
+        else:
+            headers.append(("Expires", http_date(now + int(value))))
+        if self.headers.get("If-None-Match") == etag:
+            self.send_body(304, b"", headers=headers)
+        else:
+            self.send_body(200, PNG, "image/png", headers=headers)
+
+    def route_resumable_image(self, name, kib, version="1"):
+        """The image /resumable/<name>/<kib>/... serves, whole, touching none of its state."""
+        self.send_body(200, big_png(name, kib, int(version)), "image/png")
+
+    def route_sent(self, name):
+        with lock:
+            records = list(sent_records.get(name, []))
+        lines = "".join("%d %s %d %s\n" % record for record in records)
+        self.send_body(200, lines.encode())
     def route_stall(self, name, count):
         body = bytes(int(count))
         self.send_response(200)
@@ -492,6 +587,26 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(200, b"set\n", headers=[("Set-Cookie", "flavour=" + value + "; Path=/")])
         else:
             self.send_body(200, (self.headers.get("Cookie") or "").encode())
+
+
+def big_png(name, kib, version):
+    """A valid RGB PNG of about `kib` KiB, its pixels a function of name and version, its IDAT stored
+    (deflate level 0) so that every byte of it is image data a decode must read."""
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+
+    width = 256
+    height = max(1, int(kib) * 1024 // (1 + 3 * width))
+    seed = zlib.crc32(("%s-%d" % (name, version)).encode())
+    row = bytes((i * 7 + seed) & 0xFF for i in range(3 * width))
+    raw = b"".join(b"\x00" + row[y % 251:] + row[:y % 251] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 0)) + chunk(b"IEND", b"")
+
+
+def http_date(seconds):
+    return time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(seconds))
 
 
 def brotli(data):

@@ -12,6 +12,8 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case invalidFile(relativePath: String, reason: String)
     /// A temp file older than the longest possible transfer (path relative to the cache folder).
     case staleTemp(relativePath: String)
+    /// A partial body's row (`DiskCache+Partials`) whose file is gone; the path is the row's.
+    case lostPartial(relativePath: String)
     /// One of the cache's own folders is a symbolic link (`DiskCache+Folders`).
     case linkedFolder(relativePath: String, what: String)
     /// The index's running totals (what `stats` and the size cap read) disagree with its rows.
@@ -20,7 +22,8 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     package var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
-            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path), .linkedFolder(let path, _):
+            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path), .linkedFolder(let path, _),
+            .lostPartial(let path):
             path
         case .totalsMismatch: "index.sqlite"
         }
@@ -34,6 +37,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
         case .invalidFile(let path, let reason): "\(path): \(reason)"
         case .staleTemp(let path): "\(path): abandoned temp file."
+        case .lostPartial(let path): "\(path): a partial body the index records is missing."
         case .linkedFolder(let path, let what): "\(path): the cache's own folder is \(what); nothing is read or written through it."
         case .totalsMismatch(let keptEntries, let keptBytes, let rowEntries, let rowBytes):
             "index.sqlite: its running totals (\(keptEntries) entries, \(keptBytes) bytes) disagree with its rows "
@@ -97,6 +101,10 @@ package struct CacheChecker: Sendable {
             case .staleTemp(let path):
                 let absolute = cache.root + "/" + path
                 guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
+            case .lostPartial(let path):
+                for record in try cache.index.partials() where record.relativePath == path {
+                    try cache.index.deletePartial(forKey: record.key)
+                }
             case .linkedFolder(let path, _):
                 try cache.replaceLinkedFolder(path)
             case .totalsMismatch:
@@ -125,14 +133,26 @@ package struct CacheChecker: Sendable {
         return validate(entry.path).map { .invalidFile(relativePath: entry.relativePath, reason: $0) }
     }
 
+    /// Temp files older than `staleTempAge`, and the partial bodies kept for a later run that are not
+    /// what their rows say: a file no row records (older than that age too) is a stale temp, a row
+    /// whose file is gone or shorter than recorded a lost partial. A partial is never an entry: not
+    /// listed, checked as an image, or counted in the totals.
     private func staleTemps() throws(CacheError) -> [CacheProblem] {
         let cutoff = Date().timeIntervalSince1970 - staleTempAge
         var problems: [CacheProblem] = []
-        for name in try DiskCache.names(in: cache.tempFolder).sorted() where name.hasSuffix(TempFile.suffix) {
+        var partials = Dictionary(try cache.index.partials().map { ($0.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
+        for name in try DiskCache.names(in: cache.tempFolder).sorted() {
+            let isPartial = name.hasSuffix(DiskCache.partialSuffix)
+            guard isPartial || name.hasSuffix(TempFile.suffix) else { continue }
             var info = stat()
             guard stat(cache.tempFolder + "/" + name, &info) == 0 else { continue }
+            if isPartial, let record = partials.removeValue(forKey: "tmp/" + name) {
+                if Int64(info.st_size) < record.size { problems.append(.lostPartial(relativePath: record.relativePath)) }
+                continue
+            }
             if Double(info.st_mtim.tv_sec) < cutoff { problems.append(.staleTemp(relativePath: "tmp/" + name)) }
         }
+        problems += partials.keys.sorted().map { CacheProblem.lostPartial(relativePath: $0) }
         return problems
     }
 }

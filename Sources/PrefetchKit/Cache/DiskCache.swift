@@ -327,7 +327,7 @@ package final class DiskCache: Sendable {
         }
     }
 
-    private static func syncDirectory(_ path: String) throws(CacheError) {
+    static func syncDirectory(_ path: String) throws(CacheError) {
         let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .fromErrno("open folder", path) }
         defer { close(fd) }

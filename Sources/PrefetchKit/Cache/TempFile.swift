@@ -24,6 +24,8 @@ package final class TempFile {
     var location: CacheLocation?
     private let hasher = ContentHasher()
     private var committed = false
+    /// A partial body's file, left in place when dropped uncommitted.
+    private var keepsName = false
 
     /// The suffix the sweeper recognises temp files by.
     static let suffix = ".part"
@@ -36,6 +38,18 @@ package final class TempFile {
         self.shownPath = path
         self.descriptor = fd
         self.isNamed = true
+    }
+
+    /// The partial body at `path` (`DiskCache.openPartial`), opened to be written on from where it
+    /// stands. Not removed when dropped uncommitted: it stays for a later run, or a clean, to deal with.
+    init(partialAt path: String) throws(CacheError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw .fromErrno("open", path) }
+        self.path = path
+        self.shownPath = path
+        self.descriptor = fd
+        self.isNamed = true
+        keepsName = true
     }
 
     /// An unnamed file in `folder`; nil when the file system cannot make one (no `O_TMPFILE`).
@@ -55,7 +69,7 @@ package final class TempFile {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
-        if isNamed && !committed { unlink(path) }
+        if isNamed && !committed && !keepsName { unlink(path) }
     }
 
     /// Appends `bytes` to the file and to the checksum.

@@ -67,7 +67,7 @@ extension Attempt {
             try easy.set(CURLOPT_COOKIEFILE, "", "CURLOPT_COOKIEFILE")
         }
 
-        let list = try headerList(request.headerLines)
+        let list = try headerList(job.resume.map(request.headerLines(resuming:)) ?? request.headerLines)
         do {
             try easy.set(CURLOPT_HTTPHEADER, pointer: list.map { UnsafeRawPointer($0) }, "CURLOPT_HTTPHEADER")
         } catch {

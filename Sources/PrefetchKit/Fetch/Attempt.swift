@@ -51,6 +51,13 @@ final class Attempt {
     private var digestWarnings: [String] = []
     /// Why the network policy refused a request of this attempt.
     private var refusal: String?
+    /// The cut body this attempt asks the rest of (`Range`, `If-Range`); nil from the start, or once a
+    /// 200 answered with the whole body instead.
+    private var resumedFrom: ResumePoint?
+    /// Set when the answer to a resumed request does not continue the body asked for (a 206 from
+    /// another byte, with another validator or in a content coding; a 416): the transfer is aborted
+    /// before any of it is stored, and the next attempt asks for the whole body.
+    private var restartsFromZero = false
 
     /// What an attempt came to, before the retry policy looks at it.
     struct Settled: Sendable {
@@ -66,6 +73,12 @@ final class Attempt {
         fileprivate(set) var destination = ""
         /// Whether the attempt created the kept body's file (not a descriptor the caller owns).
         fileprivate(set) var ownsDestination = false
+        /// For a failure: where the body that was cut stands, its bytes in the destination, for the
+        /// next attempt to resume from; nil when it cannot be resumed (see `ResumePoint`).
+        fileprivate(set) var resume: ResumePoint?
+        /// For a failure: the answer to the resumed request did not continue the body, so the next
+        /// attempt, made at once and not counted as a retry, asks for the whole body.
+        fileprivate(set) var restartFromZero = false
 
         /// The outcome once a kept body's writes are done, given their first failure: the success
         /// with the body's checksum, or, after a failure or for a body that is not the one its
@@ -114,11 +127,16 @@ final class Attempt {
             ownsDestination = true
         }
         body = file
-        sink = BodySink(file: file, writer: writer, request: job.request)
+        resumedFrom = job.resume
+        sink = BodySink(file: file, writer: writer, request: job.request, resuming: resumedFrom)
+        received = resumedFrom?.offset ?? 0
         // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
         // close once it has been truncated, which would cost the network thread a writeback per body.
+        // A resumed body keeps its first bytes, and the rest is written after them.
         var info = stat()
-        guard fstat(file.descriptor, &info) == 0, info.st_size == 0 || ftruncate(file.descriptor, 0) == 0 else {
+        guard fstat(file.descriptor, &info) == 0 else { throw .destination(path: path, code: errno) }
+        let keep = resumedFrom?.offset ?? 0
+        guard Int64(info.st_size) == keep || ftruncate(file.descriptor, off_t(keep)) == 0 else {
             throw .destination(path: path, code: errno)
         }
         headerList = try configure(easy, cookieShare: cookieShare)
@@ -137,8 +155,19 @@ final class Attempt {
             connect: easy.duration(CURLINFO_CONNECT_TIME_T),
             startTransfer: easy.duration(CURLINFO_STARTTRANSFER_TIME_T)
         )
+        if resumedFrom != nil && easy.long(CURLINFO_RESPONSE_CODE) == 416 { restartsFromZero = true }
         var settled = Settled(outcome: classify(code, headers: headers), headers: headers, timings: timings)
-        if case .success(let response) = settled.outcome, response.kind == .ok, let body, let sink {
+        settled.restartFromZero = restartsFromZero
+        if case .failure(let error) = settled.outcome, let point = resumePoint(after: error, headers: headers) {
+            // The cut body stays in its file for the next attempt, every byte taken so far written.
+            settled.resume = point
+            settled.ownsDestination = ownsDestination
+            settled.destination = job.request.destination
+            self.sink = nil
+            body?.closeAfterWrites()
+            body = nil
+            ownsDestination = false
+        } else if case .success(let response) = settled.outcome, response.kind == .ok, let body, let sink {
             settled.lastChunk = sink.takeFilledChunk()
             settled.hashes = BodyWriter.PendingHashes(hashes: sink.hashes)
             settled.body = body
@@ -168,8 +197,59 @@ final class Attempt {
         removeDestination()
     }
 
+    /// Where a failed attempt leaves its body for the next one: the bytes of a 2xx body sent as it is,
+    /// cut by the connection (a reset, a timeout, fewer bytes than declared), with a validator for
+    /// `If-Range`; or, when this attempt stored nothing (no body byte came, or a status that is not
+    /// 2xx), the point it resumed from, still in the file. Nil when the body must start again.
+    private func resumePoint(after error: FetchError, headers: ResponseHeaders) -> ResumePoint? {
+        guard !restartsFromZero else { return nil }
+        guard keepsBody == true else { return resumedFrom }
+        switch error {
+        case .truncatedBody, .reset, .timeout, .curl: break
+        default: return nil
+        }
+        guard bodyFailure == nil, decoder == nil, let sink, sink.bytes > 0,
+              let validator = resumedFrom?.validator ?? ResumePoint.Validator.of(etag: headers.etag, lastModified: headers.lastModified)
+        else { return nil }
+        guard sink.flushChunk() == nil, body?.closeAfterWrites() == nil else { return nil }
+        return ResumePoint(offset: sink.bytes, validator: validator, hashes: sink.hashes, serverDigest: serverDigest,
+                           digestWarnings: digestWarnings, head: sink.head)
+    }
+
+    /// At a resumed request's first body byte: a 206 that continues the body from the byte asked for,
+    /// with the validator sent and no content coding, carries on from the cut; a 200 sends the whole
+    /// body again, which starts over in the same file. False for any other answer: the transfer is
+    /// aborted and the next attempt asks for the whole body.
+    private func continueResumed(_ resume: ResumePoint, status: Int) -> Bool {
+        guard status == 206 else {
+            resumedFrom = nil
+            received = 0
+            guard let body, ftruncate(body.descriptor, 0) == 0 else {
+                bodyFailure = .destination(path: job.request.destination, code: errno)
+                return true
+            }
+            sink = BodySink(file: body, writer: writer, request: job.request)
+            return true
+        }
+        let identity = easy.headerValues("Content-Encoding").flatMap { $0.split(separator: ",") }
+            .allSatisfy { ["", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
+        guard contentRangeStart(easy.header("Content-Range")) == resume.offset, identity,
+              resume.validator.matches(etag: easy.header("ETag"), lastModified: easy.header("Last-Modified"))
+        else {
+            restartsFromZero = true
+            return false
+        }
+        bodyStarted = true
+        serverDigest = resume.serverDigest
+        digestWarnings = resume.digestWarnings
+        return true
+    }
+
     private func classify(_ code: CURLcode, headers: ResponseHeaders) -> Result<FetchResponse, FetchError> {
         let status = easy.long(CURLINFO_RESPONSE_CODE)
+        if restartsFromZero {
+            return .failure(.badResponse("the answer to a request for the rest of a cut body (HTTP \(status)) did not continue it"))
+        }
         // A final status other than 2xx is the outcome, whatever its body did: dropped at its first
         // byte, or refused by libcurl for a Content-Length over `maxBytes`.
         if code != CURLE_OK, status >= 100, !(200..<300).contains(status),
@@ -197,8 +277,9 @@ final class Attempt {
         }
         let kind: FetchResponse.Kind
         switch status {
-        // No Range is ever sent, so a 206 holds part of the body; and a 304 answers only a conditional GET.
-        case 206: return .failure(.http(status: status))
+        // A 206 holds part of the body: the rest of a cut one when this attempt asked for it (checked
+        // at its first byte), else something never asked for; and a 304 answers only a conditional GET.
+        case 206 where resumedFrom == nil: return .failure(.http(status: status))
         case 200..<300: kind = .ok
         case 304 where job.request.validators != nil: kind = .notModified
         default: return .failure(.http(status: status))
@@ -238,7 +319,11 @@ final class Attempt {
             return Self.pause
         }
         if keepsBody == nil {
-            keepsBody = (200..<300).contains(easy.long(CURLINFO_RESPONSE_CODE))
+            let status = easy.long(CURLINFO_RESPONSE_CODE)
+            keepsBody = (200..<300).contains(status)
+            if keepsBody == true, let resume = resumedFrom, !continueResumed(resume, status: status) {
+                return 0
+            }
         }
         guard keepsBody == true else {
             droppedBytes += count
@@ -340,12 +425,20 @@ final class Attempt {
     }
 
     private func responseHeaders() -> ResponseHeaders {
-        ResponseHeaders(
+        var headers = ResponseHeaders(
             etag: easy.header("ETag"),
             lastModified: easy.header("Last-Modified"),
             contentType: easy.header("Content-Type"),
             retryAfter: easy.header("Retry-After")
         )
+        if job.request.readsFreshness {
+            let cacheControl = easy.headerValues("Cache-Control")
+            headers.cacheControl = cacheControl.isEmpty ? nil : cacheControl.joined(separator: ", ")
+            headers.expires = easy.header("Expires")
+            headers.date = easy.header("Date")
+            headers.age = easy.header("Age")
+        }
+        return headers
     }
 }
 

@@ -19,13 +19,22 @@ final class BodySink {
     /// The body's first bytes, up to `keptHeadBytes`.
     private(set) var head: [UInt8] = []
 
-    init(file: BodyFile, writer: BodyWriter, request: FetchRequest) {
+    /// A sink for a body from its first byte, or, `resuming` a cut one, from where it stands: the
+    /// bytes already in the file count, and the hashes and head go on from them.
+    init(file: BodyFile, writer: BodyWriter, request: FetchRequest, resuming resume: ResumePoint? = nil) {
         self.file = file
         self.writer = writer
         maxBytes = request.maxBytes
         keptHeadBytes = request.keptHeadBytes
         destination = request.destination
-        hashes = StoredBodyHashes(checksum: request.computesChecksum, expected: request.expectedDigest)
+        if let resume {
+            hashes = resume.hashes
+            offset = resume.offset
+            bytes = resume.offset
+            head = resume.head
+        } else {
+            hashes = StoredBodyHashes(checksum: request.computesChecksum, expected: request.expectedDigest)
+        }
     }
 
     /// Takes the next bytes of the body; the failure that ends the transfer (too large, or a write that
@@ -91,6 +100,17 @@ final class BodySink {
             return nil
         }
         return BodyWriter.Filled(chunk: current, count: filled, offset: offset)
+    }
+
+    /// Hashes and writes the chunk being filled on this thread, for a body cut part way that a later
+    /// attempt resumes: afterwards, once the writes in flight are done, the file and the hashes hold
+    /// exactly `bytes` bytes. The system's error number when the write fails.
+    func flushChunk() -> Int32? {
+        guard let filledChunk = takeFilledChunk() else { return nil }
+        hashes.update(filledChunk.bytes)
+        let failure = BodyFile.writeAll(filledChunk.bytes, to: file.descriptor, at: filledChunk.offset)
+        writer.giveBack(filledChunk.chunk)
+        return failure
     }
 
     /// Gives the chunk being filled back unwritten, for a body that is given up.

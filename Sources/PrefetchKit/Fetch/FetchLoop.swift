@@ -177,6 +177,13 @@ final class FetchLoop {
     /// Delivers the attempt's outcome (a success once its body is all in the file), or schedules the
     /// next attempt when the retry policy says so.
     private func conclude(_ job: PendingFetch, _ settled: Attempt.Settled) {
+        if settled.restartFromZero {
+            // The resumed answer did not continue the body: ask for all of it, at once. Not a retry,
+            // and it cannot happen twice, since that request has no Range.
+            var next = job
+            next.resume = nil
+            return schedule(next, due: clock.now)
+        }
         guard case .failure(let error) = settled.outcome else {
             guard let body = settled.body else {
                 return mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
@@ -200,9 +207,12 @@ final class FetchLoop {
             mailbox.emit(.retrying(id: job.id, error: error, attempt: job.attempt, delay: delay, elapsed: job.elapsed))
             var next = job
             next.attempt += 1
+            next.resume = settled.resume
             schedule(next, due: clock.now.advanced(by: delay))
         case .giveUp:
-            mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
+            var last = job
+            last.resume = settled.resume
+            mailbox.deliver(last.failed(settled.outcome, timings: settled.timings), to: job.completion)
         }
     }
 
@@ -216,10 +226,10 @@ final class FetchLoop {
             abort(attempt, with: .cancelled)
         } else if let index = waiting.firstIndex(where: { $0.id == id }) {
             let job = waiting.remove(at: index)
-            mailbox.deliver(job.result(.failure(.cancelled), timings: .zero), to: job.completion)
+            mailbox.deliver(job.failed(.failure(.cancelled), timings: .zero), to: job.completion)
         } else if let index = delayed.firstIndex(where: { $0.job.id == id }) {
             let job = delayed.remove(at: index).job
-            mailbox.deliver(job.result(.failure(.cancelled), timings: .zero), to: job.completion)
+            mailbox.deliver(job.failed(.failure(.cancelled), timings: .zero), to: job.completion)
         }
     }
 
@@ -234,7 +244,7 @@ final class FetchLoop {
         waiting.removeAll(where: chosen)
         delayed.removeAll { chosen($0.job) }
         for job in pending {
-            mailbox.deliver(job.result(.failure(error), timings: .zero), to: job.completion)
+            mailbox.deliver(job.failed(.failure(error), timings: .zero), to: job.completion)
         }
     }
 

@@ -55,6 +55,12 @@ package struct FetchRequest: Sendable {
     /// The digest the body must have as stored, after any content decoding (a `url_file` line's); a
     /// body that does not fails as `digest_mismatch`.
     package var expectedDigest: ExpectedDigest?
+    /// Where a body cut part way in an earlier run stands in `destinationDescriptor`'s file: the first
+    /// attempt asks for the rest (`ResumePoint`). Within a run, every retry of a cut body resumes it
+    /// without this.
+    package var resume: ResumePoint?
+    /// Read the response's freshness headers into `ResponseHeaders` (for `refresh: http`).
+    package var readsFreshness = false
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
     package var keptHeadBytes = 0
     /// Start only while fewer transfers than this run, as well as fewer than the engine's
@@ -118,6 +124,14 @@ package struct FetchRequest: Sendable {
         if let etag = validators?.etag { merged["If-None-Match"] = etag }
         if let lastModified = validators?.lastModified { merged["If-Modified-Since"] = lastModified }
         return merged.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    }
+
+    /// The headers of an attempt that asks for the rest of a cut body: `Range` from the bytes it holds
+    /// and `If-Range` with the validator of the response that began it, so that a changed body comes
+    /// whole (a 200) instead of as a piece of another. Without the conditional ones: the body being
+    /// resumed is a new one already.
+    func headerLines(resuming resume: ResumePoint) -> [String] {
+        unconditionalHeaderLines + ["Range: bytes=\(resume.offset)-", "If-Range: \(resume.validator.headerValue)"]
     }
 
     /// The host that per-host limits count against.

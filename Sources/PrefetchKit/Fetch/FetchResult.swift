@@ -18,6 +18,9 @@ package struct FetchResult: Sendable {
     /// From the start of the first attempt to this result: every attempt, backoff and the body's last
     /// write included; zero when no attempt began.
     package let elapsed: Duration
+    /// For a failure: the body was cut part way and its first `kept.offset` bytes are in the file the
+    /// caller owns (`FetchRequest.destinationDescriptor`), for a later run to resume from.
+    package var kept: ResumePoint? = nil
 }
 
 /// A successful response.
@@ -51,6 +54,12 @@ package struct ResponseHeaders: Sendable, Equatable {
     package var lastModified: String?
     package var contentType: String?
     package var retryAfter: String?
+    /// The headers of the response's freshness, read only when the request asks
+    /// (`FetchRequest.readsFreshness`): `Cache-Control`, `Expires`, `Date`, `Age`.
+    package var cacheControl: String? = nil
+    package var expires: String? = nil
+    package var date: String? = nil
+    package var age: String? = nil
 }
 
 /// Where the time of one attempt went, from libcurl's own clock (all measured from the attempt's start).

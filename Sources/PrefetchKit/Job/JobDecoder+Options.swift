@@ -4,6 +4,7 @@ extension JobDecoder {
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
         "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
         "max_frame_pixels", "cache_key", "redact_params", "stall", "proxy", "no_proxy", "ca_file", "ca_path", "connect_to", "rate_limit",
+        "resume_max_age",
     ]
 
     /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
@@ -38,6 +39,7 @@ extension JobDecoder {
             case "ca_path": set(&options.caPath, certificatePath(node, keyPath, folder: true))
             case "connect_to": set(&options.connectTo, connectTo(node, keyPath))
             case "rate_limit": set(&options.rateLimit, rateLimit(node, keyPath))
+            case "resume_max_age": set(&options.resumeMaxAge, duration(node, keyPath, allowZero: true))
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }
         }

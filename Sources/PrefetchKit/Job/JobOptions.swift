@@ -14,6 +14,9 @@ package struct JobOptions: Sendable, Equatable {
     /// Try URLs again even when the failure ledger says they failed for good.
     package var retryFailed = false
     package var refresh = RefreshPolicy.never
+    /// How long a body cut part way, and not resumed within the run, is kept for a later run to
+    /// resume (a clean removes it after that); zero keeps none.
+    package var resumeMaxAge = Duration.seconds(86_400)
     /// Request headers; names are unique ignoring case.
     package var headers = ["Accept": "image/*,*/*;q=0.8"]
     package var credentials: CredentialSettings?

@@ -12,13 +12,28 @@ extension CleanPass {
     static let sweepCursorKey = "clean_sweep_cursor"
 
     /// Deletes temp files older than the longest possible transfer; a younger one may still be written.
+    /// A partial body kept for a later run goes once its set's `resume_max_age` has passed, or as a
+    /// temp file when no row records it (a crash between its placing and its row); a row whose file is
+    /// gone is dropped. Both count as swept temp files.
     mutating func sweepTemp(into report: inout CleanReport) throws(MaintenanceError) {
         let cutoff = now.timeIntervalSince1970 - policy.staleTempAge
         let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.tempFolder) }
+        var partials = Dictionary(try wrap { () throws(CacheError) in try cache.index.partials() }.map { ($0.relativePath, $0) },
+                                  uniquingKeysWith: { first, _ in first })
         for name in names.sorted() {
             let path = cache.tempFolder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
+            if name.hasSuffix(DiskCache.partialSuffix) {
+                let record = partials.removeValue(forKey: "tmp/" + name)
+                let due = record.map { $0.expiresAt <= now } ?? (Double(info.st_mtim.tv_sec) < cutoff)
+                guard due else { continue }
+                if !dryRun && unlink(path) != 0 && errno != ENOENT { throw .cache(.fromErrno("remove", path)) }
+                if !dryRun, let record { try wrap { () throws(CacheError) in try cache.index.deletePartial(forKey: record.key) } }
+                report.sweptTemp.add(Int64(info.st_size))
+                onItem(CleanItem(kind: .staleTemp, relativePath: "tmp/" + name, bytes: Int64(info.st_size)))
+                continue
+            }
             guard name.hasSuffix(TempFile.suffix) else {
                 if !Self.isJournal(name) && !SpaceReserve.names.contains(name) { report.foreign.add(Int64(info.st_size)) }
                 continue
@@ -28,6 +43,10 @@ extension CleanPass {
             report.sweptTemp.add(Int64(info.st_size))
             onItem(CleanItem(kind: .staleTemp, relativePath: "tmp/" + name, bytes: Int64(info.st_size)))
         }
+        for record in partials.values where !dryRun {
+            try wrap { () throws(CacheError) in try cache.index.deletePartial(forKey: record.key) }
+        }
+        if !dryRun { try wrap { () throws(CacheError) in try cache.flush() } }
     }
 
     /// Indexes files without rows (a file under a final name is always whole), drops rows without

@@ -22,17 +22,36 @@ package enum CacheDecision: Sendable, Equatable {
     /// Stale as `verify` reports it: too old for a set that refreshes (`stale` or `always`). With
     /// `refresh: never` a run trusts the entry and counts it cached, so `verify` does too: a
     /// `run && verify` step never fails on an entry the run chose to keep.
-    package static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, maxAge: Duration, now: Date) -> Bool {
-        refresh != .never && isStale(entry, maxAge: maxAge, now: now)
+    /// With `refresh: http`, stale by its origin's own word, as `isStale(_:freshness:maxAge:now:)` judges.
+    package static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, freshness: OriginFreshness = .unknown,
+                                maxAge: Duration, now: Date) -> Bool {
+        switch refresh {
+        case .never: false
+        case .stale, .always: isStale(entry, maxAge: maxAge, now: now)
+        case .http: isStale(entry, freshness: freshness, maxAge: maxAge, now: now)
+        }
+    }
+
+    /// Stale for `refresh: http`: past the freshness its origin gave this body (`no-cache`: at once);
+    /// when the response gave none, older than `maxAge`, as `stale` judges; with no freshness recorded
+    /// for this body (stored by a set that does not record it, or by an older prefetchd), stale, so
+    /// that the run revalidates it once and records what the origin says.
+    package static func isStale(_ entry: CacheEntry, freshness: OriginFreshness, maxAge: Duration, now: Date) -> Bool {
+        switch freshness {
+        case .unknown: true
+        case .recorded(let until?): now >= until
+        case .recorded(nil): isStale(entry, maxAge: maxAge, now: now)
+        }
     }
 
     package static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
-                              maxAge: Duration, now: Date) -> CacheDecision {
+                              maxAge: Duration, now: Date, freshness: OriginFreshness = .unknown) -> CacheDecision {
         if let entry {
             switch options.refresh {
             case .never: return .cached(entry)
             case .always: return .revalidate(entry)
             case .stale: return isStale(entry, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
+            case .http: return isStale(entry, freshness: freshness, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
             }
         }
         if let failure, !options.retryFailed, let due = failure.nextRetryAt, due > now {

@@ -3,7 +3,8 @@ import Foundation
 extension Prefetcher {
     /// A transfer settled: validate and store the body, or record the failure; then tell every set
     /// that asked, and free the slot. Runs on the workers, never on the network thread.
-    func complete(_ item: PlanItem, _ claim: KeyClaim, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?) {
+    func complete(_ item: PlanItem, _ claim: KeyClaim, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?,
+                  resumed: PartialRecord? = nil) {
         defer { gate.release() }
         events?.unregister(result.id)
         let set = plan.sets[item.setIndex]
@@ -11,8 +12,14 @@ extension Prefetcher {
         switch result.outcome {
         case .success(let response) where response.kind == .notModified:
             do {
+                let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
                 try cache.markRevalidated(key: item.key, etag: response.headers.etag ?? entry?.etag,
-                                          lastModified: response.headers.lastModified ?? entry?.lastModified)
+                                          lastModified: response.headers.lastModified ?? entry?.lastModified, at: now)
+                if set.options.refresh == .http {
+                    let freshness = ResponseFreshness.of(response.headers, receivedAt: now)
+                    try cache.index.recordFreshness(relativePath: cache.relativePath(forKey: item.key), modifiedAt: now,
+                                                    freshUntil: freshness.freshUntil)
+                }
                 try cache.touch(key: item.key)
                 board.settle(claim, .revalidated)
                 log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
@@ -22,10 +29,11 @@ extension Prefetcher {
                 if error.isLasting { stop(for: error) }
             }
         case .success(let response):
-            store(item, claim, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed)
+            store(item, claim, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed, resumed: resumed)
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
             settleInterrupted(item, claim)
         case .failure(let error):
+            keepOrDropPartial(item, result: result, body: body, revalidating: entry, resumed: resumed)
             fail(item, claim, reason: error.reason, status: error.httpStatus, attempts: result.attempts, elapsedMs: elapsed,
                  message: error.description, permanent: RetryPolicy.isPermanent(error))
             // A full disk (or quota, file-size limit, I/O error) fails every body after this one too.
@@ -38,7 +46,8 @@ extension Prefetcher {
 
     /// Validates the downloaded file at `validate:` level and commits it under its final name.
     /// A body that fails is dropped with `body` (closed, and removed if it has a name).
-    private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double) {
+    private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double,
+                       resumed: PartialRecord?) {
         let set = plan.sets[item.setIndex]
         for warning in response.warnings {
             log.warn("\(item.shownURL) [\(set.name)]: \(warning)")
@@ -47,19 +56,20 @@ extension Prefetcher {
         do {
             info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
         } catch {
+            if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: error.description, permanent: error.isTheBodysOwn)
             return
         }
+        let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: Date()) : nil
         do {
-            var entry = NewEntry(
-                url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
-                width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
-                etag: response.headers.etag, lastModified: response.headers.lastModified)
-            entry.unchecked = set.options.validate == .none
-            entry.frames = set.options.validate == .decode ? info?.frames : nil
-            try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
-            if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
+            if freshness?.noStore == true {
+                // Fetched and checked, but not kept: the origin says not to store it (and an older copy goes).
+                try cache.remove(key: item.key)
+                if resumed != nil { try cache.dropPartial(forKey: item.key) }
+            } else {
+                try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
+            }
         } catch {
             fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: "\(error)", permanent: false)
@@ -69,6 +79,47 @@ extension Prefetcher {
         board.settleStored(claim, bytes: response.bytes, url: item.shownURL, warnings: info?.warnings ?? [])
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))
+    }
+
+    /// Puts a checked body under its final name with its row; in the same batch the key's ledger row
+    /// goes, a partial it resumed loses its row (its file is the one placed), and the freshness its
+    /// origin gave it is recorded for a `refresh: http` set.
+    private func commit(_ item: PlanItem, body: TempFile, response: FetchResponse, info: ImageInfo?, resumed: PartialRecord?,
+                        freshness: ResponseFreshness?) throws(CacheError) {
+        let set = plan.sets[item.setIndex]
+        var entry = NewEntry(
+            url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
+            width: info.flatMap { $0.width > 0 ? $0.width : nil }, height: info.flatMap { $0.height > 0 ? $0.height : nil },
+            etag: response.headers.etag, lastModified: response.headers.lastModified)
+        entry.unchecked = set.options.validate == .none
+        entry.frames = set.options.validate == .decode ? info?.frames : nil
+        let stored = try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+        if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
+        if resumed != nil { try cache.index.deletePartial(forKey: item.key) }
+        if let freshness {
+            try cache.index.recordFreshness(relativePath: stored.relativePath, modifiedAt: stored.modifiedAt,
+                                            freshUntil: freshness.freshUntil)
+        }
+    }
+
+    /// After a failed transfer: a body cut part way (its file holding `result.kept`'s bytes) is kept
+    /// for a later run, when its set keeps partials and the key had no entry; a partial this transfer
+    /// resumed that came to nothing else is removed. Not after a stop: what a stop aborted is left as
+    /// it was recorded.
+    private func keepOrDropPartial(_ item: PlanItem, result: FetchResult, body: TempFile, revalidating entry: CacheEntry?,
+                                   resumed: PartialRecord?) {
+        let options = plan.sets[item.setIndex].options
+        guard !isStopping else { return }
+        if let kept = result.kept, entry == nil, options.resumeMaxAge > .zero {
+            do {
+                try cache.keepPartial(body, key: item.key, url: item.shownURL, size: kept.offset, validator: kept.validator,
+                                      keepFor: options.resumeMaxAge)
+            } catch {
+                log.warn("\(item.shownURL) [\(plan.sets[item.setIndex].name)]: the part received could not be kept: \(error)")
+            }
+        } else if resumed != nil {
+            try? cache.dropPartial(forKey: item.key)
+        }
     }
 
     /// Records a failure in the report and the ledger; a revalidation that fails keeps the old file.

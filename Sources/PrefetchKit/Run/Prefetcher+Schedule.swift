@@ -37,7 +37,11 @@ extension Prefetcher {
             return
         }
         let options = plan.sets[item.setIndex].options
-        switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date()) {
+        let freshness = options.refresh == .http ? try entry.map { entry throws(CacheError) in
+            try cache.index.freshness(of: entry, committedOnly: !gate.isIdle)
+        } ?? .unknown : .unknown
+        switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date(),
+                                    freshness: freshness) {
         case .cached:
             if !settings.dryRun {
                 try cache.touch(key: item.key)
@@ -78,10 +82,17 @@ extension Prefetcher {
             settleInterrupted(item, claim)
             return
         }
-        // Handed over whole: from here only the worker that completes the transfer touches it.
+        // Handed over whole: from here only the worker that completes the transfer touches it. A key
+        // an earlier run received part way goes on in that run's partial body.
         nonisolated(unsafe) let body: TempFile
+        var partial: PartialRecord?
         do {
-            body = try cache.makeBodyFile(for: location)
+            if entry == nil, partialsInUse.load(ordering: .acquiring), let kept = try cache.openPartial(forKey: item.key) {
+                body = kept.body
+                partial = kept.record
+            } else {
+                body = try cache.makeBodyFile(for: location)
+            }
         } catch {
             gate.transferFinished()
             gate.release()
@@ -95,12 +106,17 @@ extension Prefetcher {
         request.destinationDescriptor = body.descriptor
         request.validators = entry.map { Validators(etag: $0.etag, lastModified: $0.lastModified) }
         request.expectedDigest = item.expectedDigest
+        if let partial, let validator = ResumePoint.Validator.of(etag: partial.etag, lastModified: partial.lastModified) {
+            // Its prefix is read once, here, for the hashes; a file that cannot be read starts over.
+            request.resume = ResumePoint.reading(body.descriptor, size: partial.size, validator: validator, for: request)
+        }
+        let resumed = partial
         let shared = share.isShared
         if shared { share.began(item.key, group: group) }
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
             workers.submit { [self] in
-                complete(item, claim, result: result, body: body, revalidating: entry)
+                complete(item, claim, result: result, body: body, revalidating: entry, resumed: resumed)
                 if shared { share.ended(item.key, group: group) }
             }
         }
@@ -140,6 +156,7 @@ extension Prefetcher {
         request.route.caFile = options.caFile
         request.route.caPath = options.caPath
         request.rateLimit = options.rateLimit
+        request.readsFreshness = options.refresh == .http
         return request
     }
 }

@@ -38,6 +38,9 @@ package final class Prefetcher: Sendable {
     /// recorded nothing), so a fresh URL costs no ledger lookup and a stored one no ledger delete.
     /// Rows another process adds meanwhile are not seen: a URL it failed is then fetched once more.
     let ledgerInUse = Atomic<Bool>(true)
+    /// Whether the cache held partial bodies kept by an earlier run as this one started: only then is
+    /// a key to fetch looked up among them. One this run keeps is for the next.
+    let partialsInUse = Atomic<Bool>(false)
     /// The signal that asked the run to stop, or 0.
     let stopSignal = Atomic<Int32>(0)
     /// True once the run is stopping, for a signal or a cache failure: no new transfers, and the
@@ -152,6 +155,7 @@ package final class Prefetcher: Sendable {
         // No body is written through a link where the cache's own folder belongs.
         try cache.refuseLinkedFolders()
         ledgerInUse.store(try cache.index.hasFailures(), ordering: .releasing)
+        partialsInUse.store(try cache.index.hasPartials(), ordering: .releasing)
         // Commit the index's open batch a few times a second, so its write lock is never held while
         // the run waits on the network: a `clean` in another process gets in between. A commit that
         // fails for good (SQLite then drops the batch's rows) stops the run; a busy one is tried again.

@@ -29,7 +29,9 @@ package enum Verifier {
             let finding: Finding.Kind?
             if let entry = try cache?.lookup(key: item.key) {
                 let options = job.sets[item.setIndex].options
-                finding = CacheDecision.isStale(entry, refresh: options.refresh, maxAge: job.cache.maxAge, now: now) ? .stale : nil
+                let freshness = options.refresh == .http ? try cache?.index.freshness(of: entry) ?? .unknown : .unknown
+                finding = CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: job.cache.maxAge,
+                                                now: now) ? .stale : nil
             } else {
                 finding = .missing
             }

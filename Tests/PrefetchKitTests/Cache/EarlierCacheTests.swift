@@ -20,7 +20,7 @@ import Testing
         return path
     }
 
-    @Test(arguments: ["schema8-native", "schema8-sdwebimage"])
+    @Test(arguments: ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage"])
     func itsEntriesLedgerAndRunsAreReadAsTheyWere(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)
@@ -44,7 +44,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test(arguments: ["schema8-native", "schema8-sdwebimage"])
+    @Test(arguments: ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage"])
     func aRunOverItFetchesOnlyWhatItLacks(_ name: String) throws {
         let folder = try TemporaryDirectory()
         _ = try Self.copy(name, into: folder)
@@ -77,14 +77,45 @@ import Testing
         #expect(try CacheChecker(cache).check().isEmpty)
     }
 
+    /// The schema-9 index (and the schema-8 one, after its first step) is upgraded in place to keep
+    /// partial bodies and per-entry freshness: two new tables, empty, and every row, total and run
+    /// as it was.
+    @Test(arguments: ["schema8-native", "schema9-native", "schema9-sdwebimage"])
+    func itsIndexIsUpgradedInPlaceToKeepPartialsAndFreshness(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        let before = try IndexDatabase(path: root + "/index.sqlite")
+        let version = try #require(try before.text("SELECT value FROM meta WHERE key='schema_version'"))
+        #expect(version == String(name.dropFirst("schema".count).prefix { $0.isNumber }))
+        #expect(try before.text("SELECT name FROM sqlite_master WHERE name='partials'") == nil)
+        let totalsBefore = try before.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals")
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
+        #expect(IndexConnection.schemaVersion == "10")
+        #expect(try database.text("SELECT count(*) FROM partials") == "0")
+        #expect(try database.text("SELECT count(*) FROM freshness") == "0")
+        #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
+        #expect(try cache.index.entryCount() == 5)
+        #expect(try cache.index.partials().isEmpty)
+        #expect(try CacheChecker(cache).check().isEmpty)
+        // The new tables take rows, as a run writes them.
+        try cache.index.recordPartial(PartialRecord(key: "k", relativePath: "tmp/k.resume", url: "u", size: 3, etag: "\"e\"",
+                                                    lastModified: nil, recordedAt: Date(), expiresAt: Date()))
+        try cache.flush()
+        #expect(try cache.index.partial(forKey: "k")?.size == 3)
+    }
+
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test func aReadOnlySnapshotOfItIsRefusedWithTheReason() throws {
+    @Test(arguments: ["schema8-native", "schema9-native"])
+    func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
-        let root = try Self.copy("schema8-native", into: folder)
-        #expect(throws: CacheError.indexNeedsUpgrade(path: root + "/index.sqlite", version: "8")) {
+        let root = try Self.copy(name, into: folder)
+        let version = String(name.dropFirst("schema".count).prefix { $0.isNumber })
+        #expect(throws: CacheError.indexNeedsUpgrade(path: root + "/index.sqlite", version: version)) {
             try CacheIndex.openSnapshot(root: root)
         }
-        #expect(try IndexDatabase(path: root + "/index.sqlite").text("SELECT value FROM meta WHERE key='schema_version'") == "8")
+        #expect(try IndexDatabase(path: root + "/index.sqlite").text("SELECT value FROM meta WHERE key='schema_version'") == version)
     }
 }

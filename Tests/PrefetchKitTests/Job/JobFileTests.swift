@@ -229,3 +229,47 @@ import Testing
         #expect(summary.description == "\(file): ok — 2 sets, 32 URLs, cache /tmp/shop-cache")
     }
 }
+
+/// `resume_max_age` and `refresh: http`, read as every set option is: defaults, inherited, overridden.
+@Suite struct JobFileResumeAndFreshnessTests {
+    @Test func resumeMaxAgeAndRefreshHttpAreInheritedAndOverridden() throws {
+        let folder = try TemporaryDirectory()
+        let job = try folder.load("""
+            version: 1
+            defaults: { resume_max_age: 6h, refresh: http }
+            sets:
+              - { name: inherits, urls: ["https://x.example/a.png"] }
+              - { name: overrides, resume_max_age: 0, refresh: stale, urls: ["https://x.example/b.png"] }
+            """)
+        #expect(job.sets[0].options.resumeMaxAge == .seconds(6 * 3600))
+        #expect(job.sets[0].options.refresh == .http)
+        #expect(job.sets[1].options.resumeMaxAge == .zero)
+        #expect(job.sets[1].options.refresh == .stale)
+    }
+
+    @Test func theBuiltInResumeMaxAgeIsOneDay() throws {
+        let folder = try TemporaryDirectory()
+        let job = try folder.load("""
+            version: 1
+            sets:
+              - { name: a, urls: ["https://x.example/a.png"] }
+            """)
+        #expect(job.sets[0].options.resumeMaxAge == .seconds(86_400))
+        #expect(JobOptions().resumeMaxAge == .seconds(86_400))
+    }
+
+    @Test func badValuesNameTheirPlace() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults: { resume_max_age: soon }
+            sets:
+              - { name: a, resume_max_age: -1d, refresh: http2, urls: ["https://x.example/a.png"] }
+              - { name: b, resume_maxage: 1d, urls: ["https://x.example/b.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 2, column: 29, keyPath: "defaults.resume_max_age", contains: "`soon` is not a duration")
+        expectDiagnostic(diagnostics, line: 4, column: 32, keyPath: "sets[0].resume_max_age", contains: "duration `-1d` is negative")
+        expectDiagnostic(diagnostics, line: 4, column: 46, keyPath: "sets[0].refresh", contains: "use one of never, stale, always, http")
+        expectDiagnostic(diagnostics, line: 5, column: 16, keyPath: "sets[1].resume_maxage", contains: "did you mean `resume_max_age`?")
+    }
+}

@@ -1,27 +1,36 @@
-/// Upgrades an index of the schema before this one in place, when a writer opens it: schema 8 to 9
-/// gives entries a `frames` column (NULL, unknown, for the rows already there) and their running
-/// totals a frames count (each existing entry counted as 1 frame, as the totals count unknown frames).
-/// Cheap at any size: SQLite adds a column by rewriting the schema, not the rows.
+/// Upgrades an index of an earlier released schema in place, when a writer opens it: each step takes
+/// one version to the next (`IndexMigration+Frames`: 8 to 9, `IndexMigration+Partials`: 9 to 10), and
+/// an index several versions behind runs them one after the other, in one write transaction.
 enum IndexMigration {
-    /// The one earlier schema this build upgrades.
-    static let upgradable = "8"
+    /// One step: the version it upgrades and the statements that make it the next.
+    struct Step {
+        let from: String
+        let to: String
+        let statements: String
+    }
 
-    private static let steps = """
-        ALTER TABLE entries ADD COLUMN frames INTEGER;
-        ALTER TABLE entry_totals ADD COLUMN frames INTEGER NOT NULL DEFAULT 0;
-        UPDATE entry_totals SET frames = entries;
-        DROP TRIGGER IF EXISTS entries_totals_update;
-        \(IndexTotals.updateTrigger)
-        UPDATE meta SET value = '\(IndexConnection.schemaVersion)' WHERE key = 'schema_version';
-        """
+    /// Every step, oldest first; each `to` is the next one's `from`, the last one's the current schema.
+    static let steps: [Step] = [frames, partials]
 
-    /// Runs the upgrade in one write transaction, unless another process did it first (two runs
-    /// opening the same old index together: the second finds the new version once it has the lock).
+    /// The oldest schema this build upgrades; older ones were pre-releases, refused.
+    static let upgradable = steps[0].from
+
+    /// Whether an index of `version` is upgraded rather than refused.
+    static func upgrades(_ version: String?) -> Bool {
+        steps.contains { $0.from == version }
+    }
+
+    /// Runs the steps from the index's version in one write transaction, unless another process did
+    /// it first (two runs opening the same old index together: the second finds the new version once
+    /// it has the lock).
     static func upgrade(_ database: IndexDatabase) throws(CacheError) {
         try database.execute("BEGIN IMMEDIATE")
         do throws(CacheError) {
-            if try database.text("SELECT value FROM meta WHERE key='schema_version'") == upgradable {
-                try database.execute(steps)
+            var version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
+            while let step = steps.first(where: { $0.from == version }) {
+                try database.execute(step.statements)
+                try database.execute("UPDATE meta SET value = '\(step.to)' WHERE key = 'schema_version'")
+                version = step.to
             }
             try database.execute("COMMIT")
         } catch {

@@ -30,7 +30,7 @@ enum IndexSchema {
             duration_s REAL NOT NULL,
             totals TEXT NOT NULL
         );
-        """ + IndexTotals.create + IndexLargest.create
+        """ + IndexTotals.create + IndexLargest.create + IndexPartials.create + IndexFreshness.create
 
     /// The entries table. The relative path is the identity; the cache key has no index of its own
     /// (nothing looks an entry up by key, and the path is a function of the key): one would cost every
