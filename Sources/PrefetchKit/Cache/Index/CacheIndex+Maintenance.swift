@@ -95,16 +95,10 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in try connection.candidates(ids: ids, where: nil) }
     }
 
-    /// Entries whose relative path starts with `prefix` (one fan-out folder or name prefix), by range on
-    /// the path's unique index. Cache file names are ASCII, so every match sorts below `prefix + "\u{7f}"`.
-    func entries(withPathPrefix prefix: String) throws(CacheError) -> [IndexedEntry] {
-        let root = root
-        return try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE relative_path >= ? AND relative_path < ?",
-                [.text(prefix), .text(prefix + "\u{7f}")]
-            ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }
-        }
+    /// The rows whose relative path starts with `prefix` (one fan-out folder or name prefix), by range
+    /// on the path's unique index. Cache file names are ASCII, so every match sorts below `prefix + "\u{7f}"`.
+    func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
+        try withConnection { connection throws(CacheError) in try connection.rows(withPathPrefix: prefix) }
     }
 
     /// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
@@ -249,6 +243,13 @@ extension IndexConnection {
             removal.change.count(read, sizeColumn: 4, sign: -1)
         }
         return removal
+    }
+
+    /// The rows whose relative path starts with `prefix` (see `CacheIndex.rows(withPathPrefix:)`).
+    func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
+        try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE relative_path >= ? AND relative_path < ?",
+            [.text(prefix), .text(prefix + "\u{7f}")], Self.candidate)
     }
 
     /// The rows `ids` that `rule` takes (all of them when nil), in row order.
