@@ -53,17 +53,24 @@ extension DiskCache {
 
     /// The names in a folder; an absent folder has none.
     static func names(in folder: String) throws(CacheError) -> [String] {
+        try listing(of: folder).map(\.name)
+    }
+
+    /// The names in a folder with their types as the folder gives them (`d_type`: `DT_REG` for a
+    /// regular file, `DT_UNKNOWN` where the file system does not say, and a stat must); an absent
+    /// folder has none.
+    static func listing(of folder: String) throws(CacheError) -> [(name: String, type: UInt8)] {
         guard let directory = opendir(folder) else {
             if errno == ENOENT || errno == ENOTDIR { return [] }
             throw .fromErrno("list", folder)
         }
         defer { closedir(directory) }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
         }
         return names
     }

@@ -44,19 +44,20 @@ extension CleanPass {
             // before the next one, when the disk is full).
             defer { remover.releaseLater(descriptors) }
             return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
-                var due = try transaction.candidates(ids: ids, where: rule)
+                var due = try transaction.removalRows(ids: ids, where: rule)
                 if !attempted.isEmpty {
-                    let taken = Set(due.map(\.id))
-                    due += try transaction.candidates(ids: attempted.filter { !taken.contains($0) }[...], where: nil)
-                        .filter { Self.fileIsGone(root + "/" + $0.relativePath) }
+                    let taken = Set(due.rows.map(\.id))
+                    due.append(try transaction.removalRows(ids: attempted.filter { !taken.contains($0) }[...], where: nil) {
+                        Self.fileIsGone(root + "/" + $0.relativePath)
+                    })
                 }
-                guard !due.isEmpty else { return [] }
-                try Self.writeJournal(due.map(\.relativePath), to: journal)
-                attempted = due.map(\.id)
-                descriptors = try remover.detach(due.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
-                    try transaction.deleteEntries(ids: due.map(\.id))
+                guard !due.rows.isEmpty else { return [] }
+                try Self.writeJournal(due.rows.map(\.relativePath), to: journal)
+                attempted = due.rows.map(\.id)
+                descriptors = try remover.detach(due.rows.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                    try transaction.deleteEntries(due)
                 }
-                return due
+                return due.rows
             }
         }
         let elapsed = Date().timeIntervalSince(started)

@@ -73,11 +73,13 @@ extension CleanPass {
             switch cache.layout {
             case .native:
                 let folder = prefix
-                let names = try wrap { () throws(CacheError) in try DiskCache.names(in: cache.root + "/" + folder) }
+                let listing = try wrap { () throws(CacheError) in try DiskCache.listing(of: cache.root + "/" + folder) }
                 var files: [String] = []
-                for name in names {
+                for (name, type) in listing {
                     let relativePath = folder + "/" + name
-                    if DiskCache.isNativeName(name, prefix: prefix) && isRegularFile(relativePath) {
+                    // The folder's own word on the type where it gives one: no stat per file.
+                    let regular = type == DT_UNKNOWN ? isRegularFile(relativePath) : type == DT_REG
+                    if regular && DiskCache.isNativeName(name, prefix: prefix) {
                         files.append(relativePath)
                     } else {
                         report.foreign.add(size(of: relativePath))
@@ -99,8 +101,8 @@ extension CleanPass {
 
     /// Compares one folder's files with its rows.
     private mutating func reconcile(prefix: String, files: [String], into report: inout CleanReport) throws(MaintenanceError) {
-        let rows = try wrap { () throws(CacheError) in try cache.index.entries(withPathPrefix: prefix) }
-        let indexed = Set(rows.map(\.entry.relativePath))
+        let rows = try wrap { () throws(CacheError) in try cache.index.rows(withPathPrefix: prefix) }
+        let indexed = Set(rows.map(\.relativePath))
         let present = Set(files)
         for relativePath in files.sorted() where !indexed.contains(relativePath) {
             let bytes = size(of: relativePath)
@@ -111,21 +113,23 @@ extension CleanPass {
             report.orphans.add(bytes)
             onItem(CleanItem(kind: .orphan, relativePath: relativePath, bytes: bytes))
         }
-        let missing = rows.filter { !present.contains($0.entry.relativePath) }
+        let missing = rows.filter { !present.contains($0.relativePath) }
         guard !missing.isEmpty else { return }
-        var dropped: [CacheEntry] = []
+        var dropped: [(relativePath: String, size: Int64)] = []
         if dryRun {
-            dropped = missing.map(\.entry).filter { !droppedAhead.contains($0.relativePath) }
+            dropped = missing.filter { !droppedAhead.contains($0.relativePath) }.map { ($0.relativePath, $0.size) }
         } else {
+            let root = cache.root
             try retrying { () throws(CacheError) in
                 dropped.removeAll()
                 try cache.index.inWriteTransaction { transaction throws(CacheError) in
                     for row in missing {
                         // Checked again under the write lock: a run may have stored it since the listing.
                         var info = stat()
-                        guard stat(row.entry.path, &info) != 0, try transaction.entry(id: row.id) != nil else { continue }
+                        guard stat(root + "/" + row.relativePath, &info) != 0, let entry = try transaction.entry(id: row.id)
+                        else { continue }
                         try transaction.deleteEntry(id: row.id)
-                        dropped.append(row.entry)
+                        dropped.append((entry.relativePath, entry.size))
                     }
                 }
             }

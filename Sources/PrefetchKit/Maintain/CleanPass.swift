@@ -55,6 +55,7 @@ struct CleanPass {
         freeing budget: Int64, skipping: RemovalRule?
     ) throws(MaintenanceError) -> (ids: [Int64], rule: RemovalRule)? {
         var walk = LeastRecentlyUsedWalk(skipping: skipping)
+        walk.paths = !droppedAhead.isEmpty  // only a dry run's rows of interrupted removals are told by path
         var ids: [Int64] = []
         var freed: Int64 = 0
         walking: while freed < budget {

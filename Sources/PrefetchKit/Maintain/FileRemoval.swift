@@ -74,15 +74,25 @@ final class FileRemoval: Sendable {
                 var descriptors: [Int32] = []
                 descriptors.reserveCapacity(run.count)
                 var failure: CacheError?
+                // Each file is opened and unlinked by its name in its folder, held open once for the
+                // run's stretch of that folder: the path is walked once per folder, not twice per file.
+                var folder = Self.Folder()
+                defer { folder.close() }
                 for path in run {
-                    let descriptor = open(path, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+                    let (parent, name) = Self.split(path)
+                    guard let directory = folder.open(parent) else {
+                        if errno == ENOENT { continue }  // the folder is gone, and its files with it
+                        failure = CacheError.fromErrno("open", String(parent))
+                        break
+                    }
+                    let descriptor = openat(directory, name, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
                     if descriptor < 0 {
                         if errno == ENOENT { continue }
                         failure = CacheError.fromErrno("open", path)
                         break
                     }
                     descriptors.append(descriptor)
-                    if unlink(path) != 0 && errno != ENOENT {
+                    if unlinkat(directory, name, 0) != 0 && errno != ENOENT {
                         failure = CacheError.fromErrno("remove", path)
                         break
                     }
@@ -104,6 +114,35 @@ final class FileRemoval: Sendable {
             throw error
         }
         return descriptors
+    }
+
+    /// The folder part (up to the last `/`) and the name of `path`.
+    private static func split(_ path: String) -> (folder: Substring, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        return (path[..<slash], String(path[path.utf8.index(after: slash)...]))
+    }
+
+    /// The folder a detaching thread is in: its path and an `O_PATH` descriptor of it, opened again
+    /// only when the next file is in another folder.
+    private struct Folder {
+        private var path: Substring?
+        private var descriptor: Int32 = -1
+
+        /// The descriptor of `folder`; nil, with `errno` set, when it cannot be opened.
+        mutating func open(_ folder: Substring) -> Int32? {
+            if descriptor >= 0 && path == folder { return descriptor }
+            close()
+            descriptor = Glibc.open(String(folder), FileRemoval.pathOnly | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            path = folder
+            return descriptor
+        }
+
+        mutating func close() {
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            descriptor = -1
+            path = nil
+        }
     }
 
     /// Gathers `descriptors` for closing on the releasing threads, and returns. A full group is

@@ -20,7 +20,10 @@ import Testing
         return path
     }
 
-    @Test(arguments: ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage"])
+    static let all = ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage",
+                      "schema10-native", "schema10-sdwebimage"]
+
+    @Test(arguments: all)
     func itsEntriesLedgerAndRunsAreReadAsTheyWere(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)
@@ -44,7 +47,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test(arguments: ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage"])
+    @Test(arguments: all)
     func aRunOverItFetchesOnlyWhatItLacks(_ name: String) throws {
         let folder = try TemporaryDirectory()
         _ = try Self.copy(name, into: folder)
@@ -92,7 +95,7 @@ import Testing
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(IndexConnection.schemaVersion == "10")
+        #expect(IndexConnection.schemaVersion == "11")
         #expect(try database.text("SELECT count(*) FROM partials") == "0")
         #expect(try database.text("SELECT count(*) FROM freshness") == "0")
         #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
@@ -106,9 +109,46 @@ import Testing
         #expect(try cache.index.partial(forKey: "k")?.size == 3)
     }
 
+    /// The schema-9 and schema-10 indexes are upgraded in place by the first writer to rank the largest
+    /// entries by row id after size: the floor gains the highest row id, so the table keeps what it
+    /// held, and the largest entries read from it agree with a scan; a schema-8 index goes through
+    /// every step.
+    @Test(arguments: ["schema8-native", "schema9-native", "schema9-sdwebimage", "schema10-native", "schema10-sdwebimage"])
+    func itsLargestEntriesAreRankedByRowIDAfterTheUpgrade(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
+        #expect(try database.text("SELECT value FROM meta WHERE key='largest_floor_id'") == String(IndexLargest.lowestFloorID))
+        #expect(try database.text("SELECT count(*) FROM largest_entries") == "5")
+        let scanned = try database.text("SELECT group_concat(relative_path) FROM (SELECT relative_path FROM entries ORDER BY byte_size DESC, id)")
+        #expect(try cache.index.largestEntries(limit: 5).map(\.relativePath).joined(separator: ",") == scanned)
+    }
+
+    /// Schemas 9 and 10 set their floor one byte above a tie they could not split, and then kept no
+    /// rows (every entry of one size): the upgrade refills such a table from one scan, so stats read it
+    /// again.
+    @Test(arguments: ["schema9-native", "schema10-native"])
+    func aTableLeftEmptyByATieIsRefilledByTheUpgrade(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        // Given the state schemas 9 and 10 leave after more than 200 entries tied at the top size
+        let old = try IndexDatabase(path: root + "/index.sqlite")
+        try old.execute("DELETE FROM largest_entries; UPDATE meta SET value = '1000000' WHERE key = 'largest_floor'")
+        // When a writer opens it
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        // Then the table holds every entry again (there are fewer than it keeps), under the lowest floor
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT count(*) FROM largest_entries") == "5")
+        #expect(try database.text("SELECT value FROM meta WHERE key='largest_floor'") == "0")
+        #expect(try database.text("SELECT value FROM meta WHERE key='largest_floor_id'") == String(IndexLargest.lowestFloorID))
+        #expect(try cache.index.largestEntries(limit: 10).count == 5)
+    }
+
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test(arguments: ["schema8-native", "schema9-native"])
+    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)

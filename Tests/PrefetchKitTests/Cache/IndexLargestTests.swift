@@ -65,9 +65,9 @@ import Testing
         }
     }
 
-    /// Entries of one size (a job fetching one image under many URLs) tie at every floor: the floor
-    /// goes above them, so the table stays small instead of taking every store, and the answer still
-    /// agrees with a scan.
+    /// Entries of one size (a job fetching one image under many URLs) tie in size at every floor: the
+    /// row id splits the tie, so the table stays small instead of taking every store, yet keeps enough
+    /// rows to answer without a scan, and the answer agrees with one.
     @Test func entriesOfOneSizeDoNotGrowTheTable() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -75,6 +75,9 @@ import Testing
             try cache.flush()
             let table = try kept(cache)
             #expect(table.rows <= 2 * IndexLargest.keep)
+            #expect(table.rows >= IndexLargest.keep)
+            #expect(try !cache.index.withConnection { connection throws(CacheError) in try connection.largestAreShort(of: 10) })
+            #expect(try answered(cache, limit: 10) == scanned(cache, limit: 10))
             #expect(table.floor > 0)
             let top = try answered(cache, limit: 10)
             #expect(top.count == 10)

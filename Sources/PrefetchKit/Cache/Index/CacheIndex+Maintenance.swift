@@ -16,6 +16,19 @@ struct RemovalCandidate: Sendable {
     var accessedAt: Double
 }
 
+/// Rows a batch removes, read inside its write transaction, with what deleting them takes off the
+/// running totals (counted as they were read; `IndexConnection.deleteEntries(_:)`).
+struct RemovalRows: Sendable {
+    var rows: [RemovalCandidate] = []
+    var change = IndexTotalsChange()
+
+    /// Adds the rows of `other`, read in the same transaction.
+    mutating func append(_ other: RemovalRows) {
+        rows += other.rows
+        change.add(other.change)
+    }
+}
+
 /// Which rows a removal step takes: a condition on the entries table, checked when the step lists its
 /// rows and again inside each batch's write transaction, so a row whose clock a run moved in between is
 /// kept (a use moves the last access; a revalidation or a new body, the modification time; the first
@@ -45,6 +58,9 @@ struct LeastRecentlyUsedWalk {
     /// Rows this rule takes are skipped (a dry run's trim, past what its expiry would take).
     var skipping: RemovalRule?
     var cursor: RemovalCandidate?
+    /// Whether the candidates carry their relative paths (empty otherwise: the walk needs only ids,
+    /// sizes and last uses).
+    var paths = true
 
     init(skipping: RemovalRule? = nil) {
         self.skipping = skipping
@@ -79,16 +95,10 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in try connection.candidates(ids: ids, where: nil) }
     }
 
-    /// Entries whose relative path starts with `prefix` (one fan-out folder or name prefix), by range on
-    /// the path's unique index. Cache file names are ASCII, so every match sorts below `prefix + "\u{7f}"`.
-    func entries(withPathPrefix prefix: String) throws(CacheError) -> [IndexedEntry] {
-        let root = root
-        return try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE relative_path >= ? AND relative_path < ?",
-                [.text(prefix), .text(prefix + "\u{7f}")]
-            ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }
-        }
+    /// The rows whose relative path starts with `prefix` (one fan-out folder or name prefix), by range
+    /// on the path's unique index. Cache file names are ASCII, so every match sorts below `prefix + "\u{7f}"`.
+    func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
+        try withConnection { connection throws(CacheError) in try connection.rows(withPathPrefix: prefix) }
     }
 
     /// Runs `body` inside its own `BEGIN IMMEDIATE` transaction, after committing any batched writes,
@@ -139,10 +149,18 @@ struct MaintenanceTransaction {
         ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
-    /// Those of the rows `ids` that `rule` still takes (all of them when nil), in row order; inside the
-    /// transaction nothing changes them before it ends.
-    func candidates(ids: ArraySlice<Int64>, where rule: RemovalRule?) throws(CacheError) -> [RemovalCandidate] {
-        try connection.candidates(ids: ids, where: rule)
+    /// Those of the rows `ids` that `rule` still takes (all of them when nil) and `keep` keeps, in row
+    /// order (inside the transaction nothing changes them before it ends), counted for their delete
+    /// (`deleteEntries(_:)`), which must come in this transaction.
+    func removalRows(
+        ids: ArraySlice<Int64>, where rule: RemovalRule?, keep: (RemovalCandidate) -> Bool = { _ in true }
+    ) throws(CacheError) -> RemovalRows {
+        try connection.removalRows(ids: ids, where: rule, keep: keep)
+    }
+
+    /// Deletes the rows `removal` read in this transaction, taking them off the totals as counted.
+    func deleteEntries(_ removal: RemovalRows) throws(CacheError) {
+        try connection.deleteEntries(removal)
     }
 
     /// Fills the largest entries' table again when removals left it short (`IndexLargest.refill`).
@@ -196,10 +214,42 @@ extension IndexConnection {
             values += skipping.values
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let columns = walk.paths ? Self.candidateColumns : "id, '', byte_size, accessed_at"
         return try query(
-            "SELECT \(Self.candidateColumns) FROM entries \(filter) ORDER BY accessed_at, id LIMIT ?", values + [.int(limit)],
+            "SELECT \(columns) FROM entries \(filter) ORDER BY accessed_at, id LIMIT ?", values + [.int(limit)],
             Self.candidate
         )
+    }
+
+    /// The rows `ids` that `rule` takes (all of them when nil) and `keep` keeps, in row order, each
+    /// counted as it is read (its size, frames and dimension values after the candidate's columns).
+    func removalRows(
+        ids: ArraySlice<Int64>, where rule: RemovalRule?, keep: (RemovalCandidate) -> Bool
+    ) throws(CacheError) -> RemovalRows {
+        let filter = rule.map { " AND \($0.condition)" } ?? ""
+        let read = try statement(
+            """
+            SELECT \(Self.candidateColumns), byte_size, \(IndexTotals.framesColumn), \(IndexTotals.valueColumns)
+            FROM entries WHERE id IN (SELECT value FROM json_each(?))\(filter) ORDER BY id
+            """)
+        read.reset()
+        defer { read.reset() }
+        try read.bind([.idList(ids)] + (rule?.values ?? []))
+        var removal = RemovalRows()
+        while try read.step() {
+            let candidate = Self.candidate(read)
+            guard keep(candidate) else { continue }
+            removal.rows.append(candidate)
+            removal.change.count(read, sizeColumn: 4, sign: -1)
+        }
+        return removal
+    }
+
+    /// The rows whose relative path starts with `prefix` (see `CacheIndex.rows(withPathPrefix:)`).
+    func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
+        try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE relative_path >= ? AND relative_path < ?",
+            [.text(prefix), .text(prefix + "\u{7f}")], Self.candidate)
     }
 
     /// The rows `ids` that `rule` takes (all of them when nil), in row order.

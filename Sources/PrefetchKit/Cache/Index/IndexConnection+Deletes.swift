@@ -17,4 +17,20 @@ extension IndexConnection {
         if change.rows > 0 { try statement(IndexLargest.prune).run([]) }
         return change.rows
     }
+
+    /// Deletes the rows `removal` read, in the same transaction as that read (so they are as it found
+    /// them), and subtracts what it counted from the totals: the delete then returns nothing, and SQLite
+    /// keeps no statement journal for it (a `RETURNING` makes every page the delete touches be copied
+    /// aside first). Throws, leaving the rollback to the caller, when the delete did not take exactly the
+    /// rows counted.
+    func deleteEntries(_ removal: RemovalRows) throws(CacheError) {
+        guard !removal.rows.isEmpty else { return }
+        try statement("DELETE FROM entries WHERE id IN (SELECT value FROM json_each(?))").run([.idList(removal.rows.map(\.id))])
+        guard database.changes == removal.change.rows else {
+            throw .index(operation: "delete counted entries", code: 1,
+                         message: "deleted \(database.changes) rows where \(removal.change.rows) were counted")
+        }
+        try removal.change.write(on: self)
+        try statement(IndexLargest.prune).run([])
+    }
 }

@@ -24,6 +24,16 @@ struct IndexTotalsChange {
         }
     }
 
+    /// Adds what `other` counted.
+    mutating func add(_ other: IndexTotalsChange) {
+        rows += other.rows
+        for (group, amount) in other.groups {
+            groups[group, default: (0, 0, 0)].entries += amount.entries
+            groups[group, default: (0, 0, 0)].bytes += amount.bytes
+            groups[group, default: (0, 0, 0)].frames += amount.frames
+        }
+    }
+
     /// Adds the change to the kept totals, inside the transaction open on `connection`.
     func write(on connection: IndexConnection) throws(CacheError) {
         guard !groups.isEmpty else { return }
