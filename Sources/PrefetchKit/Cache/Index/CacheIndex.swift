@@ -87,12 +87,12 @@ package final class CacheIndex: Sendable {
 
     /// An index of another numbered schema is refused as it is: rebuilt, it would lose its URLs, sets,
     /// failure ledger and runs. A newer prefetchd wrote a later one; one older than
-    /// `IndexMigration.oldest` was written by a pre-release build, whose migrations are not kept.
+    /// `IndexMigration.upgradable` was written by a pre-release build, whose migrations are not kept.
     private static func refuseOtherVersions(_ version: String?, path: String) throws(CacheError) {
         guard let number = version.flatMap({ Int($0) }) else { return }
         let current = Int(IndexConnection.schemaVersion)!
         if number > current { throw .newerIndex(path: path, version: number) }
-        if number < Int(IndexMigration.oldest)! { throw .retiredIndex(path: path, version: number) }
+        if number < Int(IndexMigration.upgradable)! { throw .retiredIndex(path: path, version: number) }
     }
 
     /// Opens, checks and prepares the schema; throws when the file is not a usable index.
