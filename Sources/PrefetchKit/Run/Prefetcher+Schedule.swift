@@ -34,7 +34,7 @@ extension Prefetcher {
         switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date()) {
         case .cached:
             if !settings.dryRun {
-                try cache.touch(key: item.key)
+                try cache.touch(location)
                 if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
             }
             settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
