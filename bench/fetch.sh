@@ -21,14 +21,17 @@
 #             self-signed certificate): `curl -k --parallel` (which waits to multiplex on one
 #             connection) and prefetchd validate: header with `insecure_tls: true`, in every round
 #             beside the HTTP/1.1 rows.
+#   base      with PREFETCHD_BASE set, a second build (say, the one before a change) compared with
+#             $PREFETCHD: each round then runs curl, prefetchd header (with its warm rerun and
+#             verify), base header (the same), with --https the HTTPS rows of curl, prefetchd and
+#             base, then prefetchd decode (and its warm rerun), base decode (and its warm rerun),
+#             in that order in odd rounds and in the reverse order in even ones; the decode rows
+#             move into the rounds (unless --skip decode).
 # Every row also counts the connections nginx accepted while it ran (its stub_status page, read
 # before and after the row on a port of its own: PORT + 2).
-#   base      with PREFETCHD_BASE set, a second build (say, the one before a change) compared with
-#             $PREFETCHD: each round then runs curl, prefetchd header, base header, prefetchd decode
-#             (and its warm rerun), base decode (and its warm rerun), in that order in odd rounds
-#             and in the reverse order in even ones; the decode rows move into the rounds.
-# Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root) and
-# the corpus is read into the page cache, outside the timing. Outputs (curl's and aria2c's files,
+# Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root), the
+# corpus is read into the page cache and the row's tool is run once with --version (its executable
+# and libraries into the page cache), outside the timing. Outputs (curl's and aria2c's files,
 # prefetchd's caches) go to bench/out/ or to the --outputs folder. They are not deleted between runs
 # (deleting 20,000 files costs disk I/O that would land in the next run): each is parked in
 # parked-<n>/ there and all are deleted at the end; but on a tmpfs, where deleting costs no disk
