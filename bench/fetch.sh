@@ -9,16 +9,29 @@
 #   aria2c    the same with --file-allocation=none --auto-save-interval=0 (no preallocation and no
 #             control file; aria2 1.36 still fsyncs each finished file, no option turns that off)
 #   aria2c    the same again under eatmydata, which turns fsync into a no-op (aria2 without any sync)
-#   prefetchd `run` with validate: header, then validate: decode, then decode again over the
-#             same cache (warm: nothing to fetch). Only when $PREFETCHD names a binary whose
+#   prefetchd `run` with validate: header, then `run` again over the same cache (warm: nothing to
+#             fetch) and `verify` of the same job over it, each round; then validate: decode once,
+#             and decode again over that cache (warm). Only when $PREFETCHD names a binary whose
 #             `run --help` exits 0 and whose trial run over 10 URLs exits 0; otherwise the rows
 #             say "not available".
+#   floor     Pillow decoding every corpus file in one process, JPEGs with draft scaling to 1/8
+#             as prefetchd's decode check asks libjpeg-turbo (bench/decode/pillow_decode.py): what
+#             the decode check's library work costs without any fetching or storing.
+#   https     with --https, the same folder over HTTPS with HTTP/2 from the same nginx (a
+#             self-signed certificate): `curl -k --parallel` (which waits to multiplex on one
+#             connection) and prefetchd validate: header with `insecure_tls: true`, in every round
+#             beside the HTTP/1.1 rows.
 #   base      with PREFETCHD_BASE set, a second build (say, the one before a change) compared with
-#             $PREFETCHD: each round then runs curl, prefetchd header, base header, prefetchd decode
-#             (and its warm rerun), base decode (and its warm rerun), in that order in odd rounds
-#             and in the reverse order in even ones; the decode rows move into the rounds.
-# Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root) and
-# the corpus is read into the page cache, outside the timing. Outputs (curl's and aria2c's files,
+#             $PREFETCHD: each round then runs curl, prefetchd header (with its warm rerun and
+#             verify), base header (the same), with --https the HTTPS rows of curl, prefetchd and
+#             base, then prefetchd decode (and its warm rerun), base decode (and its warm rerun),
+#             in that order in odd rounds and in the reverse order in even ones; the decode rows
+#             move into the rounds (unless --skip decode).
+# Every row also counts the connections nginx accepted while it ran (its stub_status page, read
+# before and after the row on a port of its own: PORT + 2).
+# Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root), the
+# corpus is read into the page cache and the row's tool is run once with --version (its executable
+# and libraries into the page cache), outside the timing. Outputs (curl's and aria2c's files,
 # prefetchd's caches) go to bench/out/ or to the --outputs folder. They are not deleted between runs
 # (deleting 20,000 files costs disk I/O that would land in the next run): each is parked in
 # parked-<n>/ there and all are deleted at the end; but on a tmpfs, where deleting costs no disk
@@ -26,7 +39,7 @@
 # are cleaned up however the script ends. Results end with a table of medians per row.
 #
 # Usage: bench/fetch.sh [--images N] [--concurrency N] [--rounds R] [--port P] [--seed S]
-#                       [--results FILE] [--outputs DIR | --tmpfs SIZE]
+#                       [--results FILE] [--outputs DIR | --tmpfs SIZE] [--https] [--skip LIST]
 #   --images N       corpus size (default 20000; about 132 KB per image on average)
 #   --concurrency N  parallel transfers for every tool (default 16)
 #   --rounds R       rounds of curl and prefetchd validate: header, and with PREFETCHD_BASE of
@@ -37,11 +50,14 @@
 #   --outputs DIR    folder for all outputs, an existing one, e.g. a tmpfs (default bench/out)
 #   --tmpfs SIZE     as root: mount a tmpfs of SIZE (mount's size=, e.g. 8G) on bench/out/tmpfs
 #                    for the outputs, unmounted at the end
+#   --https          add the HTTPS/h2 rows (nginx's TLS port is PORT + 1)
+#   --skip LIST      leave out the single rows named in the comma-separated LIST: aria2c, decode,
+#                    floor (the rounds always run)
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
 # adds the base rows (needs PREFETCHD).
 set -euo pipefail
 
-images=20000 concurrency=16 rounds=3 port=8090 seed=1 results="" outputs="" tmpfs_size=""
+images=20000 concurrency=16 rounds=3 port=8090 seed=1 results="" outputs="" tmpfs_size="" https=0 skip=""
 while (($#)); do
     case $1 in
         --images) images=$2; shift 2 ;;
@@ -52,6 +68,8 @@ while (($#)); do
         --results) results=$2; shift 2 ;;
         --outputs) outputs=$2; shift 2 ;;
         --tmpfs) tmpfs_size=$2; shift 2 ;;
+        --https) https=1; shift ;;
+        --skip) skip=",$2,"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "fetch.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -67,11 +85,14 @@ elif [[ -n $outputs && ! -d $outputs ]]; then
     echo "fetch.sh: --outputs $outputs is not a folder" >&2; exit 2
 fi
 
+skips() { [[ $skip == *",$1,"* ]]; }
+
 source "$(dirname "$0")/setup.sh"
 bench_setup
 "$BENCH/../scripts/bootstrap" eatmydata
 
 base_url=http://127.0.0.1:$port
+tls_port=$((port + 1)) status_port=$((port + 2))
 corpus=$("$PYTHON" "$BENCH/corpus.py" --count "$images" --seed "$seed" --base-url "$base_url" \
     --validate header decode --per-host "$concurrency")
 results=${results:-$OUT/fetch-n$images-c$concurrency.md}
@@ -82,7 +103,7 @@ work=$outputs/fetch-work
 parked_count=0
 
 cleanup() {
-    "$BENCH/nginx.sh" stop "$corpus" "$port" || true
+    NGINX_TLS_PORT=$tls_port "$BENCH/nginx.sh" stop "$corpus" "$port" || true
     rm -rf "$work" "$outputs"/parked-*
     if [[ -n $mount_point ]]; then umount "$mount_point" || umount -l "$mount_point"; rmdir "$mount_point"; fi
 }
@@ -96,6 +117,11 @@ if [[ -n $tmpfs_size ]]; then
 fi
 rm -rf "$work" "$outputs"/parked-*
 mkdir -p "$work"
+
+# The HTTPS job: the same URLs on the TLS port, the header job's options and insecure_tls.
+sed "s#^http://127.0.0.1:$port/#https://127.0.0.1:$tls_port/#" "$corpus/urls.txt" >"$work/urls-https.txt"
+sed -e "s#url_file: urls.txt#url_file: urls-https.txt#" -e "s#^name: bench-header#name: bench-header-https#" \
+    -e "s#^defaults:#defaults:\n  insecure_tls: true#" "$corpus/job-header.yaml" >"$work/job-header-https.yaml"
 
 # On a tmpfs each row's output is deleted after its check; elsewhere it is parked until the end.
 outputs_fs=$(stat -f -c %T "$outputs")
@@ -133,7 +159,9 @@ if (( free_kib < needed_kib )); then
     exit 3
 fi
 
-"$BENCH/nginx.sh" start "$corpus" "$port"
+tls_env=()
+((https)) && tls_env=(NGINX_TLS_PORT="$tls_port")
+env "${tls_env[@]}" NGINX_STATUS_PORT="$status_port" "$BENCH/nginx.sh" start "$corpus" "$port"
 
 has_prefetchd=0 has_base=0
 if [[ -z ${PREFETCHD:-} ]]; then
@@ -152,7 +180,7 @@ if [[ -n ${PREFETCHD_BASE:-} ]]; then
     prefetchd_note="$prefetchd_note base: $PREFETCHD_BASE ($("$PREFETCHD_BASE" --version 2>&1 | head -n 1))."
 fi
 
-# One TSV line per row: label, wall, cpu, rss KiB, exit status, check.
+# One TSV line per row: label, wall, cpu, rss KiB, exit status, check, connections accepted.
 rows=$work/rows.tsv
 : >"$rows"
 row_count=0
@@ -203,7 +231,7 @@ PY
 }
 
 # medians: one TSV line per row name (the label without " (round N)") over its checked runs:
-# name, runs, median wall s, median CPU s, median URLs/s, each run's wall s.
+# name, runs, median wall s, median CPU s, median URLs/s, each run's wall s, median connections.
 medians() {
     awk -F '\t' -v n="$images" '
         function median(list,   k, v, i, j, t) {
@@ -215,11 +243,12 @@ medians() {
             name = $1; sub(/ \(round [0-9]+\)$/, "", name)
             if (!(name in runs)) order[++names] = name
             runs[name]++; walls[name] = walls[name] " " $2; cpus[name] = cpus[name] " " $3; rates[name] = rates[name] " " n / $2
+            conns[name] = conns[name] " " $7
         }
         END {
             for (i = 1; i <= names; i++) {
                 m = order[i]
-                printf "%s\t%d\t%.2f\t%.2f\t%.0f\t%s\n", m, runs[m], median(walls[m]), median(cpus[m]), median(rates[m]), substr(walls[m], 2)
+                printf "%s\t%d\t%.2f\t%.2f\t%.0f\t%s\t%s\n", m, runs[m], median(walls[m]), median(cpus[m]), median(rates[m]), substr(walls[m], 2), median(conns[m])
             }
         }' "$rows"
 }
@@ -228,25 +257,45 @@ median() {
     medians | awk -F '\t' -v name="$1" -v field="$2" '$1 == name { value = $field } END { print value + 0 }'
 }
 
-# measure LABEL -- COMMAND...: prepare, time, append the row (without its check).
-measure() {
-    local label=$1
-    shift 2
-    prepare
-    echo "fetch.sh: running $label" >&2
-    row_count=$((row_count + 1))
-    "$BENCH/measure.sh" "$label" "$work/time-$row_count" -- "$@" | tr -d '\n' >>"$rows"
+# accepted: the connections nginx has accepted so far (its status page's own included).
+accepted() {
+    curl -s --max-time 5 "http://127.0.0.1:$status_port/" | awk 'NR == 3 { print $1 }'
 }
 
-# curl, one round
+# measure LABEL -- COMMAND...: prepare, time, append the row (without its check and connections;
+# end_row appends them). The connections are those nginx accepted while the command ran: the
+# difference of two status reads, less the second read's own.
+measure() {
+    local label=$1 before after
+    shift 2
+    prepare
+    # The tool's executable and libraries into the page cache too, as the corpus is, outside the
+    # timing (a dropped page cache would otherwise time their reads from disk, most of a short row).
+    "$1" --version >/dev/null 2>&1 || true
+    echo "fetch.sh: running $label" >&2
+    row_count=$((row_count + 1))
+    before=$(accepted)
+    "$BENCH/measure.sh" "$label" "$work/time-$row_count" -- "$@" | tr -d '\n' >>"$rows"
+    after=$(accepted)
+    row_connections=$((after - before - 1))
+}
+# end_row CHECK: ends the row measure began.
+end_row() {
+    printf '\t%s\t%s\n' "$1" "$row_connections" >>"$rows"
+}
+
+# curl_row ROUND [https]: curl, one round, over HTTP/1.1 or HTTPS.
 curl_row() {
-    local folder=$work/curl-$1
+    local folder=$work/curl-$1 urls=$corpus/urls.txt label="curl --parallel" tls=()
+    if [[ ${2:-} == https ]]; then
+        urls=$work/urls-https.txt label="curl -k --parallel, HTTPS h2" tls=(-k)
+    fi
     mkdir -p "$folder"
     awk -v dir="$folder" '{ n = split($0, part, "/"); printf "url = \"%s\"\noutput = \"%s/%s\"\n", $0, dir, part[n] }' \
-        "$corpus/urls.txt" >"$work/curl.config"
-    measure "curl --parallel (round $1)" -- curl --silent --show-error --fail --parallel --parallel-max "$concurrency" \
+        "$urls" >"$work/curl.config"
+    measure "$label (round $1)" -- curl --silent --show-error --fail "${tls[@]}" --parallel --parallel-max "$concurrency" \
         --config "$work/curl.config"
-    printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
+    end_row "$(check_files "$folder")"
     dispose "$folder"
 }
 
@@ -256,41 +305,83 @@ aria2_row() {
     shift 2
     mkdir -p "$folder"
     measure "$label" -- "$@" aria2c -j "$concurrency" -d "$folder" -i "$corpus/urls.txt" "${aria2_options[@]}"
-    printf '\t%s\n' "$(check_files "$folder")" >>"$rows"
+    end_row "$(check_files "$folder")"
     dispose "$folder"
 }
 
-# prefetchd_row BINARY NAME LEVEL SUFFIX: `run` with validate: LEVEL into a new cache and, for
-# decode, the warm rerun over that cache, each checked by its report; then the cache is disposed of.
+# Checks that the JSON log $1 of a verify ends with a summary counting every image fresh.
+check_verify() {
+    python3 - "$1" "$images" <<'PY'
+import json, sys
+path, expected = sys.argv[1], int(sys.argv[2])
+summary = {}
+for line in open(path, errors="replace"):
+    try:
+        event = json.loads(line)
+    except ValueError:
+        continue
+    if isinstance(event, dict) and event.get("event") == "summary":
+        summary = event.get("totals", {})
+if summary.get("fresh") == expected and summary.get("checked") == expected:
+    print("ok")
+else:
+    print(f"verify: checked {summary.get('checked')}, fresh {summary.get('fresh')}")
+PY
+}
+
+# prefetchd_row BINARY NAME LEVEL SUFFIX: `run` with validate: LEVEL into a new cache, then the
+# warm rerun over that cache (and, for header, `verify`), each checked by its report or log; then
+# the cache is disposed of. LEVEL header-https is the header job over HTTPS, without the warm rows.
 # NAME starts the labels ("prefetchd" or "base"), SUFFIX ends them (" (round N)" or nothing).
 prefetchd_row() {
     local binary=$1 name=$2 level=$3 suffix=$4 cache=$work/cache report=$work/report.json key=fetched label
-    local labels=("$name validate: $level$suffix")
-    [[ $level == decode ]] && labels+=("$name validate: decode, warm$suffix")
+    local job=$corpus/job-$level.yaml labels
+    case $level in
+        header) labels=("$name validate: header$suffix" "$name validate: header, warm$suffix" "$name verify$suffix") ;;
+        decode) labels=("$name validate: decode$suffix" "$name validate: decode, warm$suffix") ;;
+        header-https) labels=("$name validate: header, HTTPS h2$suffix"); job=$work/job-header-https.yaml ;;
+    esac
     if ! ((has_prefetchd)); then
-        for label in "${labels[@]}"; do printf '%s\t\t\t\t\tnot available\n' "$label" >>"$rows"; done
+        for label in "${labels[@]}"; do printf '%s\t\t\t\t\tnot available\t\n' "$label" >>"$rows"; done
         return
     fi
     for label in "${labels[@]}"; do
         rm -f "$report"
-        measure "$label" -- "$binary" run "$corpus/job-$level.yaml" --cache "$cache" \
+        if [[ $label == "$name verify$suffix" ]]; then
+            measure "$label" -- "$binary" verify "$job" --cache "$cache" --log-format json
+            end_row "$(check_verify "$work/time-$row_count.log")"
+            continue
+        fi
+        measure "$label" -- "$binary" run "$job" --cache "$cache" \
             --concurrency "$concurrency" --progress never --report "$report"
-        printf '\t%s\n' "$(check_report "$report" "$key")" >>"$rows"
+        end_row "$(check_report "$report" "$key")"
         key=cached
     done
     dispose "$cache"
+}
+
+# The decode check's floor: Pillow over every corpus file in one process, JPEG draft 1/8.
+floor_row() {
+    find "$corpus/images" -type f -name '*.jpg' | sort >"$work/floor.list"
+    measure "Pillow decode, one process (JPEG draft 1/8)" -- "$PYTHON" "$BENCH/decode/pillow_decode.py" \
+        --jpeg-draft "$work/floor.list"
+    if grep -q "^files $images .* failed 0$" "$work/time-$row_count.log"; then end_row ok; else end_row "$(tail -n 1 "$work/time-$row_count.log")"; fi
 }
 
 # round_row KIND ROUND: one row of a round.
 round_row() {
     case $1 in
         curl) curl_row "$2" ;;
-        header|decode) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
-        base-header|base-decode) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
+        curl-https) curl_row "$2" https ;;
+        header|decode|header-https) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
+        base-header|base-decode|base-header-https) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
     esac
 }
 kinds=(curl header)
-((has_base)) && kinds=(curl header base-header decode base-decode)
+((has_base)) && kinds=(curl header base-header)
+((https)) && kinds+=(curl-https header-https)
+((https && has_base)) && kinds+=(base-header-https)
+((has_base)) && ! skips decode && kinds+=(decode base-decode)
 for round in $(seq 1 "$rounds"); do
     order=("${kinds[@]}")
     if ((round % 2 == 0)); then
@@ -299,14 +390,17 @@ for round in $(seq 1 "$rounds"); do
     fi
     for kind in "${order[@]}"; do round_row "$kind" "$round"; done
 done
-aria2_options=()
-aria2_row "aria2c (defaults)" "$work/aria2-defaults"
-aria2_options=(--file-allocation=none --auto-save-interval=0)
-aria2_row "aria2c --file-allocation=none --auto-save-interval=0" "$work/aria2-nosave"
-aria2_row "aria2c, same options, fsync off (eatmydata)" "$work/aria2-nosync" eatmydata
-((has_base)) || prefetchd_row "${PREFETCHD:-}" prefetchd decode ""
+if ! skips aria2c; then
+    aria2_options=()
+    aria2_row "aria2c (defaults)" "$work/aria2-defaults"
+    aria2_options=(--file-allocation=none --auto-save-interval=0)
+    aria2_row "aria2c --file-allocation=none --auto-save-interval=0" "$work/aria2-nosave"
+    aria2_row "aria2c, same options, fsync off (eatmydata)" "$work/aria2-nosync" eatmydata
+fi
+((has_base)) || skips decode || prefetchd_row "${PREFETCHD:-}" prefetchd decode ""
+skips floor || floor_row
 
-"$BENCH/nginx.sh" stop "$corpus" "$port"
+NGINX_TLS_PORT=$tls_port "$BENCH/nginx.sh" stop "$corpus" "$port"
 
 if ((delete_outputs)); then outputs_note="each deleted after its row"; else outputs_note="parked until the end"; fi
 {
@@ -320,31 +414,49 @@ if ((delete_outputs)); then outputs_note="each deleted after its row"; else outp
     echo
     echo "$prefetchd_note"
     echo
-    echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | URLs/s vs curl (median) | check |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---|"
+    echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | connections | URLs/s vs curl (median) | check |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
     curl_rate=$(median "curl --parallel" 5)
-    awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" -v curl_rate="$curl_rate" '
+    curl_tls_rate=$(median "curl -k --parallel, HTTPS h2" 5)
+    awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" -v curl_rate="$curl_rate" -v curl_tls_rate="$curl_tls_rate" '
         {
-            if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | %s |\n", $1, $6; next }
+            if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | | %s |\n", $1, $6; next }
             rate = n / $2
             check = ($5 == 0) ? $6 : "exit " $5 "; " $6
-            ratio = (curl_rate > 0) ? sprintf("%.2f", rate / curl_rate) : ""
-            printf "| %s | %.2f | %.0f | %.1f | %.2f | %.1f | %s | %s |\n",
-                $1, $2, rate, bytes / 1e6 / $2, $3, $4 / 1024, ratio, check
+            against = ($1 ~ /HTTPS/) ? curl_tls_rate : curl_rate
+            ratio = (against > 0) ? sprintf("%.2f", rate / against) : ""
+            printf "| %s | %.2f | %.0f | %.1f | %.2f | %.1f | %s | %s | %s |\n",
+                $1, $2, rate, bytes / 1e6 / $2, $3, $4 / 1024, $7, ratio, check
         }' "$rows"
     echo
-    echo "| row | runs | median wall s | median CPU s | median URLs/s | each run's wall s |"
-    echo "|---|---:|---:|---:|---:|---|"
-    medians | awk -F '\t' '{ printf "| %s | %d | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
-    header_rate=$(median "prefetchd validate: header" 5)
+    echo "URLs/s vs curl: HTTPS rows against curl's HTTPS median, the others against curl's HTTP/1.1 median." \
+        "Connections: accepted by nginx while the row ran."
     echo
-    echo "Medians of $rounds rounds: curl --parallel $(printf %.0f "$curl_rate") URLs/s," \
-        "prefetchd validate: header $(printf %.0f "$header_rate") URLs/s:" \
-        "$(awk -v a="$header_rate" -v b="$curl_rate" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "no ratio" }') curl's."
+    echo "| row | runs | median wall s | median CPU s | median URLs/s | median connections | each run's wall s |"
+    echo "|---|---:|---:|---:|---:|---:|---|"
+    medians | awk -F '\t' '{ printf "| %s | %d | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $7, $6 }'
+    echo
+    # compare NAME AGAINST: one line, NAME's medians against AGAINST's (wall, URLs/s, CPU).
+    compare() {
+        awk -v name="$1" -v against="$2" -v r="$(median "$1" 5)" -v ar="$(median "$2" 5)" \
+            -v c="$(median "$1" 4)" -v ac="$(median "$2" 4)" 'BEGIN {
+                if (r == 0 || ar == 0) exit
+                printf "Medians of the rounds: %s %.0f URLs/s at %.2f CPU s, %s %.0f URLs/s at %.2f CPU s: %.2fx the URLs/s at %.2fx the CPU.\n",
+                    name, r, c, against, ar, ac, r / ar, (ac > 0 ? c / ac : 0) }'
+    }
+    compare "prefetchd validate: header" "curl --parallel"
+    compare "prefetchd validate: header, HTTPS h2" "curl -k --parallel, HTTPS h2"
+    awk -v cold="$(median "prefetchd validate: header" 3)" -v warm="$(median "prefetchd validate: header, warm" 3)" \
+        -v verify="$(median "prefetchd verify" 3)" -v n="$images" 'BEGIN {
+            if (cold == 0 || warm == 0) exit
+            printf "Warm: the header job over its own cache %.2f s against %.2f s cold = %.1fx (%.0f URLs/s)", warm, cold, cold / warm, n / warm
+            if (verify > 0) printf "; verify %.2f s = %.0f URLs/s", verify, n / verify
+            printf " (medians; the timer resolves 10 ms).\n" }'
     if ((has_base)); then
-        for name in "validate: header" "validate: decode" "validate: decode, warm"; do
+        for name in "validate: header" "validate: header, warm" "verify" "validate: header, HTTPS h2" "validate: decode" "validate: decode, warm"; do
             awk -v name="$name" -v w="$(median "prefetchd $name" 3)" -v bw="$(median "base $name" 3)" \
                 -v c="$(median "prefetchd $name" 4)" -v bc="$(median "base $name" 4)" 'BEGIN {
+                    if (w == 0 && bw == 0) exit
                     printf "prefetchd against base, %s: median wall %.2f s against %.2f s = %s, CPU %.2f s against %.2f s = %s.\n",
                         name, w, bw, (bw > 0 ? sprintf("%.3fx", w / bw) : "no ratio"), c, bc, (bc > 0 ? sprintf("%.3fx", c / bc) : "no ratio") }'
         done

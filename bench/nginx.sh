@@ -4,8 +4,13 @@
 # The configuration, pid file, error log and temp folders live in bench/out/nginx-PORT/;
 # nothing under the system's nginx folders is read or written. sendfile is on,
 # keep-alive connections carry up to 100,000 requests, and there is no access log.
-# NGINX_WORKERS sets worker_processes (default 1). `stop` sends TERM, waits up to 10 s,
-# then KILL, and removes the run folder; stopping a server that is not running succeeds.
+# NGINX_WORKERS sets worker_processes (default 1). NGINX_TLS_PORT adds the same folder over HTTPS
+# with HTTP/2 (ALPN h2; TLS 1.2 and 1.3; a self-signed ECDSA P-256 certificate for 127.0.0.1 made
+# with openssl in the run folder; a shared TLS session cache). NGINX_STATUS_PORT adds nginx's
+# stub_status page on http://127.0.0.1:NGINX_STATUS_PORT/ (its "accepts" count is how many
+# connections the server took, which the fetch benchmark reads around each row). `stop` sends TERM,
+# waits up to 10 s, then KILL, and removes the run folder; stopping a server that is not running
+# succeeds.
 set -euo pipefail
 
 usage() { echo "usage: $0 start|stop DIR PORT" >&2; exit 2; }
@@ -36,6 +41,27 @@ start() {
         exit 1
     fi
     mkdir -p "$run/temp"
+    local tls_server="" status_server=""
+    if [[ -n ${NGINX_TLS_PORT:-} ]]; then
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+            -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+            -keyout "$run/key.pem" -out "$run/cert.pem" 2>/dev/null
+        tls_server="server {
+        listen 127.0.0.1:$NGINX_TLS_PORT ssl http2;
+        ssl_certificate $run/cert.pem;
+        ssl_certificate_key $run/key.pem;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:TLS:10m;
+        root $root;
+        location / { }
+    }"
+    fi
+    if [[ -n ${NGINX_STATUS_PORT:-} ]]; then
+        status_server="server {
+        listen 127.0.0.1:$NGINX_STATUS_PORT;
+        location / { stub_status; }
+    }"
+    fi
     local user_line=""
     if [[ $(id -u) -eq 0 ]]; then
         # As root the workers would switch to an unprivileged user that may not read DIR.
@@ -65,6 +91,8 @@ http {
         root $root;
         location / { }
     }
+    $tls_server
+    $status_server
 }
 CONF
     nginx -p "$run" -e "$run/error.log" -c "$run/nginx.conf"

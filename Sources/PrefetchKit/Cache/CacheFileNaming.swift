@@ -12,12 +12,28 @@ enum CacheFileNaming {
     static func relativePath(forKey key: String, layout: CacheLayout) -> String {
         switch layout {
         case .native:
-            let hash = CacheDigest.sha256Hex(key)
             let ext = pathExtension(of: key)
             let keepsExtension = !ext.isEmpty && ext.utf8.count <= nativeMaxExtensionLength
                 && ext.utf8.allSatisfy(isASCIILetterOrDigit)
-            let name = keepsExtension ? hash + "." + ext.lowercased() : hash
-            return nativeDirectories(hash) + "/" + name
+            // `ab/<sha256 hex>.<ext>`, written in one buffer (this runs for every lookup and store). One
+            // level of 256 folders named by the first two hex digits of the hash (nginx's `levels=2`).
+            // A million entries make about 4,000 files a folder, which ext4's hashed directories handle
+            // well; two levels (`levels=1:2`, 4,096 folders) are slower to fill, as nearly every early
+            // store then also creates a folder.
+            let suffix = keepsExtension ? Array(ext.utf8) : []
+            return String(unsafeUninitializedCapacity: 3 + 64 + 1 + suffix.count) { out in
+                CacheDigest.writeSHA256Hex(of: key, into: UnsafeMutableBufferPointer(rebasing: out[3..<67]))
+                out[0] = out[3]
+                out[1] = out[4]
+                out[2] = UInt8(ascii: "/")
+                guard !suffix.isEmpty else { return 67 }
+                out[67] = UInt8(ascii: ".")
+                for (offset, byte) in suffix.enumerated() {
+                    // ASCII letters and digits only: lowercasing is setting one bit of a letter.
+                    out[68 + offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return 68 + suffix.count
+            }
         case .sdwebimage:
             return sdWebImageFileName(forKey: key)
         }
@@ -28,14 +44,6 @@ enum CacheFileNaming {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true
         default: false
         }
-    }
-
-    /// One level of 256 folders named by the first two hex digits of the hash: `ab` for `abc...`
-    /// (nginx's `levels=2`). A million entries make about 4,000 files a folder, which ext4's hashed
-    /// directories handle well; two levels (`levels=1:2`, 4,096 folders) are slower to fill, as
-    /// nearly every early store then also creates a folder.
-    static func nativeDirectories(_ hash: String) -> String {
-        String(hash.utf8.prefix(2))!
     }
 
     /// Every folder the native layout uses: `00` ... `ff`.

@@ -252,7 +252,12 @@ package final class DiskCache: Sendable {
 
     /// Records a use of `key`; written in a batch, not one write per hit.
     package func touch(key: String, at time: Date = Date()) throws(CacheError) {
-        try index.touch(relativePath: relativePath(forKey: key), at: time)
+        try touch(location(forKey: key), at: time)
+    }
+
+    /// As `touch(key:)`, for a location already worked out (no second digest of the key).
+    package func touch(_ location: CacheLocation, at time: Date = Date()) throws(CacheError) {
+        try index.touch(relativePath: location.relativePath, at: time)
     }
 
     /// Gives `key`'s entry, when a rescan made it, the URL and set a run found it by.

@@ -113,7 +113,7 @@ final class Attempt {
 
     /// Opens (creating when needed) or takes the destination, empties it, and sets every option on the
     /// easy handle.
-    func prepare(cookieShare: CookieShare) throws(FetchError) {
+    func prepare(shares: Shares) throws(FetchError) {
         let path = job.request.destination
         let file: BodyFile
         if let borrowed = job.request.destinationDescriptor {
@@ -139,7 +139,7 @@ final class Attempt {
         guard Int64(info.st_size) == keep || ftruncate(file.descriptor, off_t(keep)) == 0 else {
             throw .destination(path: path, code: errno)
         }
-        headerList = try configure(easy, cookieShare: cookieShare)
+        headerList = try configure(easy, shares: shares)
         if !job.request.stall.isOff {
             stallWatch = StallWatch(limit: job.request.stall, now: .now)
         }

@@ -7,7 +7,7 @@ final class FetchLoop {
     private let mailbox: Mailbox
     private let writer: BodyWriter
     private let multi: Multi
-    private let cookieShare: CookieShare
+    private let shares: Shares
     private let concurrency: Int
     private let perHost: Int
     /// Reset-and-reuse pools, one per cookie setting, so a cookie jar never leaks into a request without cookies.
@@ -26,7 +26,7 @@ final class FetchLoop {
         self.mailbox = mailbox
         self.writer = writer
         multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost)
-        cookieShare = try CookieShare()
+        shares = try Shares()
         concurrency = configuration.concurrency
         perHost = configuration.perHost
         limiter = RateLimiter(rules: configuration.hostRateLimits, waits: waits)
@@ -153,7 +153,7 @@ final class FetchLoop {
                               limiter: limiter.pacesBytes(job, now: clock.now) ? limiter : nil)
         mailbox.emit(.started(id: job.id, url: job.request.shownURL, attempt: job.attempt))
         do throws(FetchError) {
-            try attempt.prepare(cookieShare: cookieShare)
+            try attempt.prepare(shares: shares)
             try multi.add(easy)
         } catch {
             attempt.discard()

@@ -12,6 +12,11 @@ final class Multi {
         self.handle = handle
         try check(pf_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, concurrency), "CURLMOPT_MAX_TOTAL_CONNECTIONS")
         try check(pf_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, perHost), "CURLMOPT_MAX_HOST_CONNECTIONS")
+        // Idle connections are kept up to the total limit. libcurl's default keeps four per easy handle
+        // added at the moment a transfer ends, so whenever the scheduler was a little behind (a loaded
+        // machine) it closed idle connections that the next transfers then opened again: 102 to 524
+        // connections for 20,000 URLs over HTTP/1.1 at 16 in flight, where curl --parallel opens 16.
+        try check(pf_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, concurrency), "CURLMOPT_MAXCONNECTS")
         try check(pf_multi_setopt_long(handle, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX), "CURLMOPT_PIPELINING")
     }
 

@@ -18,6 +18,11 @@ package enum URLRedaction {
         hideParams(params, in: redacted(url))
     }
 
+    /// As `shown(_:hiding:)`, for a URL `keyed(_:)` already made.
+    package static func shown(keyed url: String, hiding params: [String]) -> String {
+        hideParams(params, in: url)
+    }
+
     /// The URL a cache key is made from: the password hidden, every parameter kept.
     package static func keyed(_ url: String) -> String {
         redacted(url)
@@ -33,7 +38,8 @@ package enum URLRedaction {
     }
 
     private static func hideParams(_ params: [String], in url: String) -> String {
-        guard !params.isEmpty, let question = url.firstIndex(of: "?") else { return url }
+        // A byte scan: this runs for every URL of a plan, and most have no query.
+        guard !params.isEmpty, let question = url.firstIndex(ofASCII: UInt8(ascii: "?")) else { return url }
         let query = url[url.index(after: question)...]
         let end = query.firstIndex(of: "#") ?? query.endIndex
         let pairs = query[..<end].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
@@ -85,7 +91,7 @@ func redactedRefused(_ url: String) -> String {
 /// start after the first `//`, or at the start: a message never shows more than the user name.
 private func passwordRange(in url: String) -> Range<String.Index>? {
     // Nearly every URL has no `@` at all: one byte scan settles it (this runs for every log line).
-    guard url.utf8.contains(UInt8(ascii: "@")) else { return nil }
+    guard url.containsASCII(UInt8(ascii: "@")) else { return nil }
     let authorityStart = (url.range(of: "://") ?? url.range(of: "//"))?.upperBound ?? url.startIndex
     let authorityEnd = url[authorityStart...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
     guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@"),

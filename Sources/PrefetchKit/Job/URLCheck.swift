@@ -32,6 +32,14 @@ package enum URLCheck {
             guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
                 return "`\(redactedRefused(url))` has no host"
             }
+            // The plain shape, `scheme://host[:port]` with a host name of letters, digits, dots and
+            // hyphens (or four decimal octets) and a port of 1-65535, is one libcurl's parser always
+            // accepts (what follows the authority it takes as it is, once spaces and controls are out):
+            // most job URLs skip a parse that costs more than the rest of a cached URL's lookup.
+            if hostStart == 0, length <= plainLengthLimit,
+               isPlainAuthority(UnsafeRawBufferPointer(start: authority, count: authorityLength)) {
+                return nil
+            }
             let parsed = curl_url()
             defer { curl_url_cleanup(parsed) }
             let code = curl_url_set(parsed, CURLUPART_URL, text, 0)
@@ -40,5 +48,57 @@ package enum URLCheck {
             }
             return nil
         }
+    }
+
+    /// The longest URL that may skip libcurl's parse, far under its own limit (8,000,000 bytes).
+    private static let plainLengthLimit = 65_536
+
+    /// Whether `authority` (no user part) is a host name of ASCII letters, digits, dots and hyphens, or
+    /// a dotted quad of decimal octets, then at most a `:` and a port from 1 to 65535 without leading zeros.
+    private static func isPlainAuthority(_ authority: UnsafeRawBufferPointer) -> Bool {
+        let count = authority.count
+        var index = 0
+        var letters = false, dots = 0, octet = 0, octetDigits = 0, octetsSound = true
+        var previous: UInt8 = UInt8(ascii: ".")  // a host may not start with a dot
+        while index < count, authority[index] != UInt8(ascii: ":") {
+            let byte = authority[index]
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                letters = true
+            case UInt8(ascii: "-"):
+                guard previous != UInt8(ascii: ".") else { return false }
+                letters = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if octetDigits == 1 && octet == 0 { octetsSound = false }  // a leading zero
+                octet = octet * 10 + Int(byte - UInt8(ascii: "0"))
+                octetDigits += 1
+                if octetDigits > 3 || octet > 255 { octetsSound = false }
+            case UInt8(ascii: "."):
+                // No empty label, none ending in a hyphen.
+                guard previous != UInt8(ascii: "."), previous != UInt8(ascii: "-") else { return false }
+                if octetDigits == 0 { octetsSound = false }
+                dots += 1
+                octet = 0
+                octetDigits = 0
+            default:
+                return false
+            }
+            previous = byte
+            index += 1
+        }
+        guard index > 0, index <= 253, previous != UInt8(ascii: "."), previous != UInt8(ascii: "-") else { return false }
+        // A name of digits and dots alone that is not a dotted quad (libcurl reads `1.2.3` and `0x7f.1` as
+        // addresses in ways of its own) is left to libcurl.
+        guard letters || (dots == 3 && octetsSound && octetDigits > 0) else { return false }
+        guard index < count else { return true }
+        let digits = count - index - 1
+        guard (1...5).contains(digits), authority[index + 1] != UInt8(ascii: "0") else { return false }
+        var port = 0
+        for position in (index + 1)..<count {
+            let byte = authority[position]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+            port = port * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return port <= 65535
     }
 }

@@ -44,7 +44,7 @@ extension Prefetcher {
                                     freshness: freshness) {
         case .cached:
             if !settings.dryRun {
-                try cache.touch(key: item.key)
+                try cache.touch(location)
                 if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
             }
             settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))

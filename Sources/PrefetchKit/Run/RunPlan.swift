@@ -64,8 +64,10 @@ package struct RunPlan: Sequence, Sendable {
                 if source == nil { source = set.urls.makeIterator() }
                 if let entry = nextEntry(of: set) {
                     let url = entry.url
-                    return PlanItem(url: url, key: set.options.cacheKey.key(for: URLRedaction.keyed(url)), setIndex: setIndex,
-                                    shownURL: URLRedaction.shown(url, hiding: set.options.redactParams),
+                    // The password hidden once, for both the key and the shown URL.
+                    let keyed = URLRedaction.keyed(url)
+                    return PlanItem(url: url, key: set.options.cacheKey.key(for: keyed), setIndex: setIndex,
+                                    shownURL: URLRedaction.shown(keyed: keyed, hiding: set.options.redactParams),
                                     expectedDigest: entry.expectedDigest)
                 }
                 if let problem = source?.failure, failure == nil { failure = problem }

@@ -263,6 +263,31 @@ import Testing
         }
     }
 
+    @Test func aBatchOfUsesKeepsEachTimeExactlyAndOnlyMovesForward() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given three entries and uses at times a JSON list must carry to the last bit
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let urls = (0..<3).map { "https://cdn.example.com/\($0).png" }
+            for url in urls { try cache.store(data: pngLikeBody(5), as: NewEntry(url: url, key: url)) }
+            try cache.flush()
+            let base = Date().timeIntervalSince1970 + 3600
+            let times = [base + 0.1, base + 1.0 / 3.0, base + 0.123456789]
+
+            // When they are written in one batch, the first key's twice (the later one last), and an
+            // earlier use of the second key after its later one
+            for (url, time) in zip(urls, times) { try cache.touch(key: url, at: Date(timeIntervalSince1970: time)) }
+            try cache.touch(key: urls[0], at: Date(timeIntervalSince1970: times[0] + 5))
+            try cache.flush()
+            try cache.touch(key: urls[1], at: Date(timeIntervalSince1970: base - 100))
+            try cache.flush()
+
+            // Then each row holds its latest use exactly, and the earlier one did not move it back
+            #expect(try cache.lookup(key: urls[0])?.accessedAt.timeIntervalSince1970 == times[0] + 5)
+            #expect(try cache.lookup(key: urls[1])?.accessedAt.timeIntervalSince1970 == times[1])
+            #expect(try cache.lookup(key: urls[2])?.accessedAt.timeIntervalSince1970 == times[2])
+        }
+    }
+
     @Test func aRefetchKeepsTheFirstFetchTime() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)

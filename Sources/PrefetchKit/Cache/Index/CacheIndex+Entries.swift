@@ -44,12 +44,13 @@ extension CacheIndex {
     func entry(relativePath: String, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
         let root = root
         let read = { (connection: IndexConnection) throws(CacheError) -> CacheEntry? in
-            try connection.query(
-                "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?", [.text(relativePath)]
-            ) { CacheEntry(row: $0, root: root) }.first
+            try connection.query(Self.entryByPath, [.text(relativePath)]) { CacheEntry(row: $0, root: root) }.first
         }
         return committedOnly ? try withReader(read) : try withConnection(read)
     }
+
+    /// Made once: every URL of a run or a `verify` is looked up by it.
+    private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?"
 
     func deleteEntry(relativePath: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in

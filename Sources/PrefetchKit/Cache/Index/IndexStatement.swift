@@ -132,6 +132,41 @@ enum IndexValue: Hashable {
     }
 
     /// `["a","b"]`: a list of texts bound as one parameter and read back by `json_each`.
+    /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, bound as one
+    /// parameter and read back by `json_each` (a Double's description reads back as the same Double).
+    static func touchList(_ touches: [String: Double]) -> IndexValue {
+        var json = "["
+        json.reserveCapacity(touches.count * 96)
+        for (path, time) in touches {
+            if json.utf8.count > 1 { json += "," }  // after the first pair
+            json += "[\""
+            appendEscaped(path, to: &json)
+            json += "\","
+            json += time.description
+            json += "]"
+        }
+        json += "]"
+        return .text(json)
+    }
+
+    /// `text` inside a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendEscaped(_ text: String, to json: inout String) {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            json += text
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+    }
+
     static func textList(_ texts: [String]) -> IndexValue {
         .text(String(decoding: (try? JSONEncoder().encode(texts)) ?? Data("[]".utf8), as: UTF8.self))
     }

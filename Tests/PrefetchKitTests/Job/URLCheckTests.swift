@@ -1,0 +1,31 @@
+import Testing
+@testable import PrefetchKit
+
+/// `URLCheck` answers without libcurl's parser for the plain `scheme://host[:port]` shape; every
+/// other authority still goes through it, with its answers.
+@Suite struct URLCheckTests {
+    @Test(arguments: [
+        "http://127.0.0.1:8090/images/000/000001.jpg", "https://cdn.example.com/a.jpg?w=10#top",
+        "HTTPS://CDN.Example.COM:443/A.JPG", "http://a-b.c-d.example/", "http://localhost:65535/x",
+        "http://10.0.0.255/p%20q.png", "http://host/caf\u{e9}.png",
+    ])
+    func plainURLsAreAccepted(url: String) {
+        #expect(URLCheck.problem(url) == nil)
+    }
+
+    @Test(arguments: [
+        "https://x.example:99999/port.png", "https://x.example:65536/port.png", "http://x.example:8o/a.png",
+        "https://bob:sec@ret@x.example/at.png",
+    ])
+    func authoritiesLibcurlRefusesAreStillRefused(url: String) throws {
+        let problem = try #require(URLCheck.problem(url))
+        #expect(problem.contains("is not a URL libcurl can fetch"))
+    }
+
+    @Test(arguments: [
+        "http://user@x.example/a.png", "http://[::1]:8080/a.png", "http://x.example:/a.png", "http://xn--caf-dma.example/",
+    ])
+    func otherAuthoritiesGoToLibcurlAndPassAsBefore(url: String) {
+        #expect(URLCheck.problem(url) == nil)
+    }
+}
