@@ -50,9 +50,22 @@ int shim_vips_variant(const void *data, size_t length, int width, int height, in
     // fail_on=error: a damaged body is a failure, not a grey half-image.
     if (vips_thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
                               "size", VIPS_SIZE_DOWN, "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
-                              "export_profile", "srgb", "option_string", "fail_on=error", NULL) != 0) {
+                              "option_string", "fail_on=error", NULL) != 0) {
         take_error(message, message_size);
         return -1;
+    }
+    // An embedded colour profile is applied (to sRGB) before the metadata is stripped; images without
+    // one are taken as sRGB and left as they are (a conversion through the default profile would
+    // shift them).
+    if (vips_image_get_typeof(thumbnail, VIPS_META_ICC_NAME) != 0) {
+        VipsImage *converted = NULL;
+        int failed = vips_icc_transform(thumbnail, &converted, "srgb", "embedded", TRUE, NULL);
+        g_object_unref(thumbnail);
+        if (failed) {
+            take_error(message, message_size);
+            return -1;
+        }
+        thumbnail = converted;
     }
     VipsImage *flat = NULL;
     if (format == SHIM_VIPS_JPEG && vips_image_hasalpha(thumbnail)) {
