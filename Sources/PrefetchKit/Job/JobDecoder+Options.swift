@@ -4,6 +4,7 @@ extension JobDecoder {
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
         "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
         "max_frame_pixels", "cache_key", "redact_params", "stall", "proxy", "no_proxy", "ca_file", "ca_path", "connect_to",
+        "variants", "keep_original",
     ]
 
     /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
@@ -37,6 +38,8 @@ extension JobDecoder {
             case "ca_file": set(&options.caFile, certificatePath(node, keyPath, folder: false))
             case "ca_path": set(&options.caPath, certificatePath(node, keyPath, folder: true))
             case "connect_to": set(&options.connectTo, connectTo(node, keyPath))
+            case "variants": set(&options.variants, variants(node, keyPath))
+            case "keep_original": set(&options.keepOriginal, bool(node, keyPath))
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }
         }

@@ -48,6 +48,10 @@ package struct JobOptions: Sendable, Equatable {
     package var caPath: String?
     /// `connect_to:`: requests for a host go to another host and port.
     package var connectTo: [ConnectTarget] = []
+    /// `variants:`: smaller copies made from every stored original, each a cache entry of its own.
+    package var variants: [VariantSpec] = []
+    /// `keep_original:`; false stores only the variants.
+    package var keepOriginal = true
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}
