@@ -71,7 +71,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "through it: prefetchd fsck --repair puts a real folder in its place."
         case .retiredIndex(let path, let version):
             "The cache index \(path) has schema version \(version), written by a pre-release prefetchd; this one "
-                + "reads version \(IndexConnection.schemaVersion) and upgrades \(IndexMigration.upgradable) only. Nothing was changed: move the index aside to "
+                + "reads version \(IndexConnection.schemaVersion) and upgrades \(IndexMigration.upgradableList) only. Nothing was changed: move the index aside to "
                 + "have it rebuilt from the files (its URLs, sets, failure ledger and runs are then lost)."
         case .indexNeedsUpgrade(let path, let version):
             "The cache index \(path) has schema version \(version), which must be upgraded to be read, and its disk "

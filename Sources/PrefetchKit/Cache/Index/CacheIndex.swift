@@ -116,7 +116,7 @@ package final class CacheIndex: Sendable {
         if hasMeta {
             var version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             try refuseOtherVersions(version, path: path)
-            if version == IndexMigration.upgradable {
+            if IndexMigration.upgrades(version) {
                 try IndexMigration.upgrade(database)
                 version = try database.text("SELECT value FROM meta WHERE key='schema_version'")
             }
