@@ -42,15 +42,30 @@ int shim_vips_start(char *message, size_t message_size) {
     return start_status;
 }
 
-int shim_vips_variant(const void *data, size_t length, int width, int height, int cover, int format, int quality,
+int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size) {
     if (shim_vips_start(message, message_size) != 0) return -1;
     VipsImage *thumbnail = NULL;
+    int failed;
     // fail_on=error: a damaged body is a failure, not a grey half-image.
-    if (vips_thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
-                              "size", VIPS_SIZE_DOWN, "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
-                              "option_string", "fail_on=error", NULL) != 0) {
+    if (shrink_on_load) {
+        failed = vips_thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
+                                       "size", VIPS_SIZE_DOWN, "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
+                                       "option_string", "fail_on=error", NULL);
+    } else {
+        // Decoded whole, then reduced: libvips' shrink-on-load for WebP is libwebp's own scaled decode,
+        // a coarser filter than the Lanczos3 reduce.
+        VipsImage *decoded = vips_image_new_from_buffer(data, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+        if (decoded == NULL) {
+            take_error(message, message_size);
+            return -1;
+        }
+        failed = vips_thumbnail_image(decoded, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                      "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL);
+        g_object_unref(decoded);
+    }
+    if (failed) {
         take_error(message, message_size);
         return -1;
     }
@@ -59,7 +74,7 @@ int shim_vips_variant(const void *data, size_t length, int width, int height, in
     // shift them).
     if (vips_image_get_typeof(thumbnail, VIPS_META_ICC_NAME) != 0) {
         VipsImage *converted = NULL;
-        int failed = vips_icc_transform(thumbnail, &converted, "srgb", "embedded", TRUE, NULL);
+        failed = vips_icc_transform(thumbnail, &converted, "srgb", "embedded", TRUE, NULL);
         g_object_unref(thumbnail);
         if (failed) {
             take_error(message, message_size);
@@ -71,7 +86,7 @@ int shim_vips_variant(const void *data, size_t length, int width, int height, in
     if (format == SHIM_VIPS_JPEG && vips_image_hasalpha(thumbnail)) {
         double white[] = {255, 255, 255};
         VipsArrayDouble *background = vips_array_double_new(white, 3);
-        int failed = vips_flatten(thumbnail, &flat, "background", background, NULL);
+        failed = vips_flatten(thumbnail, &flat, "background", background, NULL);
         vips_area_unref(VIPS_AREA(background));
         g_object_unref(thumbnail);
         if (failed) {

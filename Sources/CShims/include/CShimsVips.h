@@ -9,11 +9,12 @@ enum { SHIM_VIPS_JPEG = 0, SHIM_VIPS_PNG = 1, SHIM_VIPS_WEBP = 2 };
 /// many run), no operation cache. Returns 0, or -1 with libvips' message.
 int shim_vips_start(char *message, size_t message_size);
 
-/// Makes one variant of an encoded image: libvips' thumbnail (shrink-on-load, EXIF orientation
+/// Makes one variant of an encoded image: libvips' thumbnail (with shrink_on_load, the loader's own
+/// reduction while decoding: a JPEG's DCT scaling; else the image decoded whole; EXIF orientation
 /// applied, Lanczos3 reduce, never larger than the original), fitting inside width x height or, with
 /// cover, filling it and cropping the centre; alpha flattened onto white for JPEG; encoded at quality
 /// (JPEG, WebP) with metadata stripped. On success returns 0 and a buffer to free with shim_vips_free.
-int shim_vips_variant(const void *data, size_t length, int width, int height, int cover, int format, int quality,
+int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size);
 

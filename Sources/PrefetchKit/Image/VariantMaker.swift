@@ -2,7 +2,8 @@ internal import CShims
 import Foundation
 
 /// Makes a set's variants from a stored original with libvips (`shim_vips.c`): the JPEG loader's
-/// shrink-on-load (DCT scaling by 1/2, 1/4 or 1/8 while decoding), then a Lanczos3 reduce; EXIF
+/// shrink-on-load (DCT scaling by 1/2, 1/4 or 1/8 while decoding; other formats are decoded whole),
+/// then a Lanczos3 reduce; EXIF
 /// orientation applied; an embedded colour profile converted to sRGB; never enlarged. Resampling
 /// is done on the sRGB values as stored (not in linear light), as `vipsthumbnail` and ImageMagick's
 /// `-thumbnail` do. Runs on the caller's thread: libvips is started with one worker per pipeline and
@@ -42,7 +43,8 @@ package enum VariantMaker {
         var width: Int32 = 0
         var height: Int32 = 0
         let status = input.withUnsafeBytes { bytes in
-            shim_vips_variant(bytes.baseAddress, bytes.count, Int32(target.width), Int32(target.height), target.cover ? 1 : 0,
+            // Shrink-on-load for JPEG only (DCT scaling); a WebP's is libwebp's coarser scaled decode.
+            shim_vips_variant(bytes.baseAddress, bytes.count, original == .jpeg ? 1 : 0, Int32(target.width), Int32(target.height), target.cover ? 1 : 0,
                               code, Int32(spec.quality), &output, &length, &width, &height, &message, message.count)
         }
         guard status == 0, let output else {
