@@ -51,6 +51,15 @@ extension Prefetcher {
                  message: error.description, permanent: error.isTheBodysOwn)
             return
         }
+        // The transform step, before anything is stored: a variant that fails leaves no entry.
+        let variants: [(VariantSpec, VariantMaker.Made)]
+        do {
+            variants = try makeVariants(set, fromFileAt: body.path, format: info?.format)
+        } catch {
+            fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
+                 message: error.description, permanent: true)
+            return
+        }
         do {
             var entry = NewEntry(
                 url: item.shownURL, key: item.key, setName: set.name, format: info?.format,
@@ -58,7 +67,10 @@ extension Prefetcher {
                 etag: response.headers.etag, lastModified: response.headers.lastModified)
             entry.unchecked = set.options.validate == .none
             entry.frames = set.options.validate == .decode ? info?.frames : nil
-            try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+            if set.options.keepOriginal {
+                try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+            }
+            try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set)
             if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         } catch {
             fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
