@@ -78,9 +78,9 @@ import Testing
                 keep_original: false
                 variants: []
             """)
-        expectDiagnostic(diagnostics, line: 4, column: 40, keyPath: "defaults.variants[0].width", contains: "contradicts `max_pixel_size`")
-        expectDiagnostic(diagnostics, line: 5, column: 35, keyPath: "defaults.variants[1].fit", contains: "`fit: cover` needs both `width` and `height`")
-        expectDiagnostic(diagnostics, line: 6, column: 35, keyPath: "defaults.variants[2].max_pixel_size", contains: "out of range")
+        expectDiagnostic(diagnostics, line: 4, column: 38, keyPath: "defaults.variants[0].width", contains: "contradicts `max_pixel_size`")
+        expectDiagnostic(diagnostics, line: 5, column: 34, keyPath: "defaults.variants[1].fit", contains: "`fit: cover` needs both `width` and `height`")
+        expectDiagnostic(diagnostics, line: 6, column: 33, keyPath: "defaults.variants[2].max_pixel_size", contains: "out of range")
         expectDiagnostic(diagnostics, line: 7, column: 50, keyPath: "defaults.variants[3].quality", contains: "PNG is lossless")
         expectDiagnostic(diagnostics, line: 8, column: 37, keyPath: "defaults.variants[4].colour", contains: "unknown key `colour`")
         expectDiagnostic(diagnostics, line: 9, column: 14, keyPath: "defaults.variants[5].name", contains: "duplicate variant name `a`; first used at line 4")
