@@ -50,6 +50,9 @@ extension CleanPass {
                     due += try transaction.candidates(ids: attempted.filter { !taken.contains($0) }[...], where: nil)
                         .filter { Self.fileIsGone(root + "/" + $0.relativePath) }
                 }
+                // A variant never outlives the original it was made from.
+                let taken = Set(due.map(\.id))
+                due += try transaction.variantCandidates(ofOriginalsAt: due.map(\.relativePath)).filter { !taken.contains($0.id) }
                 guard !due.isEmpty else { return [] }
                 try Self.writeJournal(due.map(\.relativePath), to: journal)
                 attempted = due.map(\.id)

@@ -145,6 +145,11 @@ struct MaintenanceTransaction {
         try connection.candidates(ids: ids, where: rule)
     }
 
+    /// The variants made from the originals at `relativePaths`, which a clean removes with them.
+    func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
+        try connection.variantCandidates(ofOriginalsAt: relativePaths)
+    }
+
     /// Fills the largest entries' table again when removals left it short (`IndexLargest.refill`).
     func refillLargestIfShort() throws(CacheError) {
         guard try connection.largestAreShort(of: IndexLargest.keep) else { return }
@@ -199,6 +204,16 @@ extension IndexConnection {
         return try query(
             "SELECT \(Self.candidateColumns) FROM entries \(filter) ORDER BY accessed_at, id LIMIT ?", values + [.int(limit)],
             Self.candidate
+        )
+    }
+
+    /// The rows linked to the originals at `relativePaths` (the partial index `entries_variant_of`), in row order.
+    func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
+        guard !relativePaths.isEmpty else { return [] }
+        let list = String(decoding: (try? JSONEncoder().encode(relativePaths)) ?? Data("[]".utf8), as: UTF8.self)
+        return try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE variant_of IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [.text(list)], Self.candidate
         )
     }
 
