@@ -96,8 +96,8 @@ import Testing
         var description: String { "schema \(version)" }
 
         static let all = [
-            OtherSchema(version: 10, error: { .newerIndex(path: $0, version: 10) },
-                        says: "has schema version 10, newer than this prefetchd reads (9); nothing was changed"),
+            OtherSchema(version: 11, error: { .newerIndex(path: $0, version: 11) },
+                        says: "has schema version 11, newer than this prefetchd reads (10); nothing was changed"),
             OtherSchema(version: 7, error: { .retiredIndex(path: $0, version: 7) },
                         says: "has schema version 7, written by a pre-release prefetchd; this one reads version 10 and upgrades 8 and 9 only. Nothing was changed"),
         ]
