@@ -30,6 +30,10 @@ package struct CacheEntry: Sendable, Equatable {
     package var validatedAt: Date?
     /// Frames of the image, when a check counted them (a still has 1); nil when unknown.
     package var frames: Int? = nil
+    /// For a variant: the relative path of the original it was made from; nil for an original.
+    package var variantOf: String? = nil
+    /// For a variant: its name in the set's `variants:`.
+    package var variant: String? = nil
 
     /// The date `clock` measures this entry's age from.
     package func date(by clock: ExpiryClock) -> Date {
@@ -61,13 +65,15 @@ extension CacheEntry {
         accessedAt = row.date(13) ?? .distantPast
         validatedAt = row.date(14)
         frames = row.int(15)
+        variantOf = row.text(16)
+        variant = row.text(17)
     }
 
     /// The bound values for an insert, in `IndexSchema.entryColumns` order.
     var values: [IndexValue] {
         [.text(url), .text(key), .text(setName), .text(relativePath), .integer(size), .text(format?.rawValue),
          .int(width), .int(height), .text(etag), .text(lastModified), .text(checksum), .date(fetchedAt),
-         .date(modifiedAt), .date(accessedAt), .date(validatedAt), .int(frames)]
+         .date(modifiedAt), .date(accessedAt), .date(validatedAt), .int(frames), .text(variantOf), .text(variant)]
     }
 }
 
@@ -87,6 +93,9 @@ package struct NewEntry: Sendable, Equatable {
     package var lastModified: String?
     /// Frames the validator counted; nil when no check counted them.
     package var frames: Int?
+    /// For a variant: the original's relative path and the variant's name.
+    package var variantOf: String?
+    package var variant: String?
 
     package init(
         url: String, key: String, setName: String? = nil, format: ImageFormat? = nil, width: Int? = nil,

@@ -39,6 +39,26 @@ enum CacheFileNaming {
         }
     }
 
+    /// The path of a key whose file extension is given rather than read from the key (a variant's,
+    /// whose format may differ from its original's).
+    static func relativePath(forKey key: String, layout: CacheLayout, fileExtension ext: String) -> String {
+        switch layout {
+        case .native:
+            let hash = CacheDigest.sha256Hex(key)
+            return nativeDirectories(hash) + "/" + hash + "." + ext
+        case .sdwebimage:
+            return CacheDigest.md5Hex(key) + "." + ext
+        }
+    }
+
+    /// The file extension an entry of `format` gets when prefetchd names it.
+    static func fileExtension(of format: ImageFormat) -> String {
+        switch format {
+        case .jpeg: "jpg"
+        default: format.rawValue
+        }
+    }
+
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): true

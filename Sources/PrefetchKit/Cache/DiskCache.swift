@@ -208,7 +208,8 @@ package final class DiskCache: Sendable {
                 url: entry.url, key: entry.key, setName: entry.setName, relativePath: relativePath, path: finalPath,
                 size: size, format: format, width: entry.width,
                 height: entry.height, etag: entry.etag, lastModified: entry.lastModified, checksum: checksum,
-                fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now, frames: entry.frames)
+                fetchedAt: now, modifiedAt: now, accessedAt: now, validatedAt: now, frames: entry.frames,
+                variantOf: entry.variantOf, variant: entry.variant)
         }
         // Not read back (a query per store): a re-fetched key keeps its first `fetched_at` in the
         // index, while the value returned here says now.

@@ -4,7 +4,7 @@ extension JobDecoder {
         "concurrency", "per_host", "order", "timeout", "retries", "retry_failed", "refresh", "headers",
         "credentials", "cookies", "insecure_tls", "validate", "formats", "max_bytes", "max_pixels", "max_frames",
         "max_frame_pixels", "cache_key", "redact_params", "stall", "proxy", "no_proxy", "ca_file", "ca_path", "connect_to", "rate_limit",
-        "resume_max_age",
+        "resume_max_age", "variants", "keep_original",
     ]
 
     /// Applies the option keys present in `fields` over `options`; returns the `per_host` value node
@@ -40,6 +40,8 @@ extension JobDecoder {
             case "connect_to": set(&options.connectTo, connectTo(node, keyPath))
             case "rate_limit": set(&options.rateLimit, rateLimit(node, keyPath))
             case "resume_max_age": set(&options.resumeMaxAge, duration(node, keyPath, allowZero: true))
+            case "variants": set(&options.variants, variants(node, keyPath))
+            case "keep_original": set(&options.keepOriginal, bool(node, keyPath))
             default: set(&options.cacheKey, cacheKeyRule(node, keyPath))
             }
         }

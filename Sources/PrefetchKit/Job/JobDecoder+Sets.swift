@@ -22,6 +22,7 @@ extension JobDecoder {
             var options = defaults
             let perHostNode = applyOptions(fields, item.path, to: &options) ?? defaultPerHost
             checkPerHost(&options, written: perHostNode, fields: fields, path: item.path)
+            checkKeepOriginal(options, fields: fields, written: item.node, path: item.path)
             let source = urlSource(fields, item, folder: folder)
             if let name, let source {
                 result.append(JobSet(name: name, priority: priority ?? .normal, options: options, urls: source))

@@ -53,6 +53,10 @@ package struct JobOptions: Sendable, Equatable {
     package var connectTo: [ConnectTarget] = []
     /// The set's own rate limit, over all its hosts; nil for none.
     package var rateLimit: RateLimit?
+    /// `variants:`: smaller copies made from every stored original, each a cache entry of its own.
+    package var variants: [VariantSpec] = []
+    /// `keep_original:`; false stores only the variants.
+    package var keepOriginal = true
 
     /// The built-in defaults, used for every key a job file leaves out.
     package init() {}

@@ -15,6 +15,8 @@ package struct CacheStats: Sendable, Equatable {
     package var layout: CacheLayout
     package var entries: Int
     package var bytes: Int64
+    /// Of `entries` and `bytes`: the variants (`variants:`), counted apart from the originals.
+    package var variants = CacheGroupTotal(name: "variants", entries: 0, bytes: 0)
     /// The limits a clean without other limits would apply, with their sources.
     package var limits: ResolvedLimits
     package var byFormat: [CacheGroupTotal]
@@ -55,7 +57,7 @@ package struct CacheStats: Sendable, Equatable {
         let limits = ResolvedLimits(recorded: try index.recordedLimits(), overrides: overrides)
         let all = try index.totals("all").first
         let fetched = try index.timeRange(of: "fetched_at")
-        return CacheStats(
+        var stats = CacheStats(
             cache: cache.root, layout: cache.layout, entries: all?.entries ?? 0, bytes: all?.bytes ?? 0, limits: limits,
             byFormat: try index.totals("format").map { named($0, "unknown") },
             bySet: try index.totals("set").map { named($0, "(none)") },
@@ -67,6 +69,8 @@ package struct CacheStats: Sendable, Equatable {
             largest: try index.largestEntries(limit: largestCount),
             failures: try index.failureCounts().map { CacheGroupTotal(name: $0.reason, entries: $0.count, bytes: 0) },
             runs: try index.recentRuns(limit: runCount), generated: now)
+        stats.variants = try index.variantTotal()
+        return stats
     }
 
     private static func named(_ group: CacheGroupTotal, _ fallback: String) -> CacheGroupTotal {

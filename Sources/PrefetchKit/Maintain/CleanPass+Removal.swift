@@ -51,6 +51,11 @@ extension CleanPass {
                         Self.fileIsGone(root + "/" + $0.relativePath)
                     })
                 }
+                // A variant never outlives the original it was made from.
+                let taken = Set(due.rows.map(\.id))
+                let variants = try transaction.variantCandidates(ofOriginalsAt: due.rows.map(\.relativePath))
+                    .map(\.id).filter { !taken.contains($0) }
+                if !variants.isEmpty { due.append(try transaction.removalRows(ids: variants[...], where: nil)) }
                 guard !due.rows.isEmpty else { return [] }
                 try Self.writeJournal(due.rows.map(\.relativePath), to: journal)
                 attempted = due.rows.map(\.id)

@@ -20,6 +20,7 @@ enum StatsJSON {
             "entries": stats.entries,
             "bytes": stats.bytes,
             "bytes_measure": "file data",
+            "variants": ["entries": stats.variants.entries, "bytes": stats.variants.bytes],
             "max_size": stats.maxSize,
             "limits": limits(stats.limits),
             "by_format": Dictionary(uniqueKeysWithValues: stats.byFormat.map {

@@ -10,6 +10,7 @@ enum StatsText {
             "cache      \(stats.cache) (\(stats.layout.rawValue) layout)",
             "entries    \(stats.entries)",
             "bytes      \(stats.bytes) (\(ByteFormat.human(stats.bytes)); file data)",
+            "variants   \(stats.variants.entries) of the entries, \(ByteFormat.human(stats.variants.bytes))",
             "max size   \(cap)",
             "limits     \(stats.limits.summary)",
             "oldest     \(StatsSpelling.iso(stats.oldest) ?? "-")   newest \(StatsSpelling.iso(stats.newest) ?? "-")",

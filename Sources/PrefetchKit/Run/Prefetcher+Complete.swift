@@ -61,6 +61,16 @@ extension Prefetcher {
                  message: error.description, permanent: error.isTheBodysOwn)
             return
         }
+        // The transform step, before anything is stored: a variant that fails leaves no entry.
+        let variants: [(VariantSpec, VariantMaker.Made)]
+        do {
+            variants = try makeVariants(set, fromFileAt: body.path, format: info?.format)
+        } catch {
+            if resumed != nil { try? cache.dropPartial(forKey: item.key) }
+            fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
+                 message: error.description, permanent: true)
+            return
+        }
         let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: Date()) : nil
         do {
             if freshness?.noStore == true {
@@ -69,6 +79,7 @@ extension Prefetcher {
                 if resumed != nil { try cache.dropPartial(forKey: item.key) }
             } else {
                 try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
+                try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set)
             }
         } catch {
             fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
@@ -93,10 +104,13 @@ extension Prefetcher {
             etag: response.headers.etag, lastModified: response.headers.lastModified)
         entry.unchecked = set.options.validate == .none
         entry.frames = set.options.validate == .decode ? info?.frames : nil
-        let stored = try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+        // With `keep_original: false` only the variants are stored.
+        let stored = set.options.keepOriginal
+            ? try cache.commit(body, as: entry, streamed: response.checksum.map { DiskCache.Streamed(checksum: $0, size: response.bytes) })
+            : nil
         if ledgerInUse.load(ordering: .acquiring) { try cache.index.removeFailure(forKey: item.key) }
         if resumed != nil { try cache.index.deletePartial(forKey: item.key) }
-        if let freshness {
+        if let freshness, let stored {
             try cache.index.recordFreshness(relativePath: stored.relativePath, modifiedAt: stored.modifiedAt,
                                             freshUntil: freshness.freshUntil)
         }

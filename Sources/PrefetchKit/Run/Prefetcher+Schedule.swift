@@ -46,6 +46,10 @@ extension Prefetcher {
             if !settings.dryRun {
                 try cache.touch(location)
                 if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
+                if let entry, case let missing = try missingVariants(plan.sets[item.setIndex], of: entry, key: item.key), !missing.isEmpty {
+                    try makeMissingVariants(item, claim, entry: entry, missing: missing)
+                    return
+                }
             }
             settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
         case .skipFailed(let record):
@@ -119,6 +123,19 @@ extension Prefetcher {
                 complete(item, claim, result: result, body: body, revalidating: entry, resumed: resumed)
                 if shared { share.ended(item.key, group: group) }
             }
+        }
+    }
+
+    /// Hands a cached original whose set gained variants to the workers, holding a place in the gate
+    /// as a transfer would (but none at the engine).
+    private func makeMissingVariants(_ item: PlanItem, _ claim: KeyClaim, entry: CacheEntry, missing: [VariantSpec]) throws(CacheError) {
+        guard gate.acquire(unless: { isStopping }) else {
+            settleInterrupted(item, claim)
+            return
+        }
+        gate.transferFinished()
+        workers.submit { [self] in
+            completeVariants(item, claim, entry: entry, missing: missing)
         }
     }
 

@@ -8,6 +8,13 @@ package enum Verifier {
         package var kind: Kind
         /// Redacted.
         package var url: String
+        /// The name of the set's variant that is missing or stale; nil for the original.
+        package var variant: String? = nil
+
+        /// `missing URL`, or `missing URL variant NAME`: one line of `verify`'s output.
+        package var line: String {
+            "\(kind.rawValue) \(url)" + (variant.map { " variant \($0)" } ?? "")
+        }
     }
 
     package struct Result: Sendable {
@@ -26,23 +33,41 @@ package enum Verifier {
         var seen = Set<String>()
         for item in RunPlan(job: job) where seen.insert(item.key).inserted {
             result.checked += 1
-            let finding: Finding.Kind?
-            if let entry = try cache?.lookup(key: item.key) {
-                let options = job.sets[item.setIndex].options
-                let freshness = options.refresh == .http ? try cache?.index.freshness(of: entry) ?? .unknown : .unknown
-                finding = CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: job.cache.maxAge,
-                                                now: now) ? .stale : nil
-            } else {
-                finding = .missing
+            let options = job.sets[item.setIndex].options
+            var found: [Finding] = []
+            if options.keepOriginal {
+                if let entry = try cache?.lookup(key: item.key) {
+                    let freshness = options.refresh == .http ? try cache?.index.freshness(of: entry) ?? .unknown : .unknown
+                    if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: job.cache.maxAge, now: now) {
+                        found.append(Finding(kind: .stale, url: item.shownURL))
+                    }
+                } else {
+                    found.append(Finding(kind: .missing, url: item.shownURL))
+                }
             }
-            if let finding {
-                let found = Finding(kind: finding, url: item.shownURL)
-                result.findings.append(found)
-                report(found)
-            } else {
-                result.fresh += 1
+            if let cache {
+                for spec in options.variants where try !hasVariant(spec, ofKey: item.key, in: cache) {
+                    found.append(Finding(kind: .missing, url: item.shownURL, variant: spec.name))
+                }
+            } else if !options.variants.isEmpty && !options.keepOriginal {
+                found.append(Finding(kind: .missing, url: item.shownURL, variant: options.variants[0].name))
             }
+            for finding in found {
+                result.findings.append(finding)
+                report(finding)
+            }
+            if found.isEmpty { result.fresh += 1 }
         }
         return result
+    }
+
+    /// Whether the variant `spec` of the original under `key` is stored as the set now asks for it
+    /// (its key carries every parameter), with its file there at its recorded size.
+    private static func hasVariant(_ spec: VariantSpec, ofKey key: String, in cache: DiskCache) throws(CacheError) -> Bool {
+        let wanted = spec.key(forOriginal: key)
+        guard let row = try cache.index.variants(ofOriginalAt: cache.relativePath(forKey: key)).first(where: { $0.key == wanted }) else {
+            return false
+        }
+        return try cache.lookup(CacheLocation(key: wanted, relativePath: row.relativePath)) != nil
     }
 }

@@ -5,7 +5,7 @@ import PrefetchKit
 enum PathCommand {
     static let spec = CommandSpec(
         name: "path",
-        synopsis: "path URL [--job JOB.yaml] [--cache DIR]",
+        synopsis: "path URL [--variant NAME] [--job JOB.yaml] [--cache DIR]",
         summary: "Print the absolute path of the cached file for URL (exit 1 when not cached).",
         details: """
             Finds URL's entry by its cache key, and else by the URL the run stored with it (the one
@@ -20,15 +20,19 @@ enum PathCommand {
             cannot be written to (read-only, or full; a use that cannot be written is told on
             stderr, and the path still printed). Exit 0 when cached, 1 when not (also when DIR
             holds no cache), 2 when URL is not an absolute http or https URL or JOB.yaml is bad,
-            3 when the cache is unusable.
+            3 when the cache is unusable. With --variant, prints the path of that variant of
+            URL's image instead (a `variants:` item's name), found through the link the index keeps
+            from the variant to its original, also when the set did not keep the original.
             """,
         options: [
             SharedOptions.cacheFolder,
             .value("job", "JOB.yaml", "Make URL's key with this job's cache_key rule, and use its cache."),
+            .value("variant", "NAME", "The path of URL's variant NAME rather than of the original."),
         ],
         examples: [
             "prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd",
             "prefetchd path 'https://cdn.example.com/banners/1.jpg?sig=a1b2' --job jobs/catalog.yaml",
+            "prefetchd path https://cdn.example.com/banners/1.jpg --variant thumb --cache /var/cache/prefetchd",
             "open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
         ],
         execute: execute
@@ -36,7 +40,7 @@ enum PathCommand {
 
     private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
         guard arguments.positionals.count == 1, let url = arguments.positionals.first else {
-            throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--job JOB.yaml] [--cache DIR])")
+            throw UsageError("path: give exactly one URL (usage: prefetchd path URL [--variant NAME] [--job JOB.yaml] [--cache DIR])")
         }
         if let problem = URLCheck.problem(url) { throw UsageError("path: \(problem)") }
         let job = try arguments.value("job").map { try JobFile.load(path: $0, environment: ProcessInfo.processInfo.environment) }
@@ -46,6 +50,16 @@ enum PathCommand {
         let folder = root ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
         guard let cache = try DiskCache.openExisting(at: folder, for: .read) else {
             diagnostics.report(.failure, "prefetchd path: no cache at \(folder)")
+            return
+        }
+        if let variant = arguments.value("variant") {
+            let key = options.cacheKey.key(for: URLRedaction.keyed(url))
+            guard let path = try cache.variantPath(named: variant, ofOriginalAt: cache.relativePath(forKey: key)) else {
+                diagnostics.report(.failure, "prefetchd path: no variant `\(variant)` cached for \(shown)")
+                return
+            }
+            try? cache.flush(waitingAtMost: .seconds(1))
+            Console.out(path + "\n")
             return
         }
         let paths = try cache.path(forKey: options.cacheKey.key(for: URLRedaction.keyed(url))).map { [$0] }

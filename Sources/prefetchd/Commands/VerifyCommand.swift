@@ -26,7 +26,7 @@ enum VerifyCommand {
         for job in jobs {
             do {
                 let result = try Verifier.verify(job, cachePath: arguments.value("cache")) { finding in
-                    Console.out("\(finding.kind.rawValue) \(finding.url)\n")
+                    Console.out(finding.line + "\n")
                 }
                 if !result.findings.isEmpty { diagnostics.report(.failure) }
                 let found = VerifyTotals(result)

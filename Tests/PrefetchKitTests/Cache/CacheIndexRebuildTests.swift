@@ -96,10 +96,10 @@ import Testing
         var description: String { "schema \(version)" }
 
         static let all = [
-            OtherSchema(version: 12, error: { .newerIndex(path: $0, version: 12) },
-                        says: "has schema version 12, newer than this prefetchd reads (11); nothing was changed"),
+            OtherSchema(version: 13, error: { .newerIndex(path: $0, version: 13) },
+                        says: "has schema version 13, newer than this prefetchd reads (12); nothing was changed"),
             OtherSchema(version: 7, error: { .retiredIndex(path: $0, version: 7) },
-                        says: "has schema version 7, written by a pre-release prefetchd; this one reads version 11 and upgrades versions from 8 on. Nothing was changed"),
+                        says: "has schema version 7, written by a pre-release prefetchd; this one reads version 12 and upgrades versions from 8 on. Nothing was changed"),
         ]
     }
 

@@ -21,7 +21,8 @@ import Testing
     }
 
     static let all = ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage",
-                      "schema10-native", "schema10-sdwebimage"]
+                      "schema10-native", "schema10-sdwebimage",
+                      "schema11-native", "schema11-sdwebimage"]
 
     @Test(arguments: all)
     func itsEntriesLedgerAndRunsAreReadAsTheyWere(_ name: String) throws {
@@ -95,7 +96,7 @@ import Testing
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(IndexConnection.schemaVersion == "11")
+        #expect(IndexConnection.schemaVersion == "12")
         #expect(try database.text("SELECT count(*) FROM partials") == "0")
         #expect(try database.text("SELECT count(*) FROM freshness") == "0")
         #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
@@ -148,7 +149,7 @@ import Testing
 
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native"])
+    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)

@@ -23,6 +23,33 @@ import Testing
         return (folder, cache, job)
     }
 
+    @Test func pathWithVariantPrintsTheVariantsFileAndVerifyNamesAMissingOne() throws {
+        let (folder, cache, _) = try fixture()
+        let key = "\(Self.base)/a.png"
+        let spec = VariantSpec(name: "thumb", box: .longestSide(2), format: .jpeg)
+        let original = try #require(try cache.lookup(key: key))
+        let made = try VariantMaker.make(spec, fromFileAt: original.path, format: .png)
+        let stored = try cache.storeVariant(made, at: cache.variantLocation(spec, originalKey: key, format: .png), url: key,
+                                            setName: "s", variant: "thumb", originalPath: original.relativePath)
+        try cache.flush()
+
+        let hit = try Binary.run(["path", key, "--variant", "thumb", "--cache", "cache"], in: folder.url)
+        #expect(hit.status == 0 && hit.stdout == stored.path + "\n", "\(hit.stderr)")
+        #expect(stored.path.hasSuffix(".jpg") && stored.path != original.path)
+        let miss = try Binary.run(["path", key, "--variant", "card", "--cache", "cache"], in: folder.url)
+        #expect(miss.status == 1 && miss.stdout.isEmpty && miss.stderr.contains("no variant `card`"))
+
+        let job = try folder.write("variants.yaml", """
+            version: 1
+            cache: { path: cache }
+            sets:
+              - { name: s, urls: ["\(key)"], variants: [{name: thumb, max_pixel_size: 2, format: jpeg}, {name: card, max_pixel_size: 1}] }
+            """)
+        let verify = try Binary.run(["verify", job.path], in: folder.url)
+        #expect(verify.status == 1)
+        #expect(verify.stdout == "missing \(key) variant card\n", "\(verify.stdout)")
+    }
+
     @Test func pathPrintsTheCachedFileAndExits1WhenNotCached() throws {
         let (folder, cache, _) = try fixture()
         let hit = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "cache"], in: folder.url)

@@ -116,6 +116,17 @@ import Testing
         Refused(keyPath: "hosts.cdn.example.com", yaml: "version: 1\nhosts: {cdn.example.com: {}}\n" + set),
         Refused(keyPath: "hosts.https://cdn.example.com", yaml: "version: 1\nhosts: {\"https://cdn.example.com\": {rate_limit: {requests_per_second: 5}}}\n" + set),
         Refused(keyPath: "hosts", yaml: "version: 1\nhosts: [cdn.example.com]\n" + set),
+        Refused(keyPath: "defaults.variants[0].width", yaml: "version: 1\ndefaults: {variants: [{name: t, max_pixel_size: 256, width: 100}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].fit", yaml: "version: 1\ndefaults: {variants: [{name: t, max_pixel_size: 256, fit: cover}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0]", yaml: "version: 1\ndefaults: {variants: [{name: t, format: jpeg}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0]", yaml: "version: 1\ndefaults: {variants: [{max_pixel_size: 64}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].size", yaml: "version: 1\ndefaults: {variants: [{name: t, size: 64}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].quality", yaml: "version: 1\ndefaults: {variants: [{name: t, max_pixel_size: 64, quality: 0}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].format", yaml: "version: 1\ndefaults: {variants: [{name: t, max_pixel_size: 64, format: avif}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].max_pixel_size", yaml: "version: 1\ndefaults: {variants: [{name: t, max_pixel_size: 20000}]}\n" + set),
+        Refused(keyPath: "defaults.variants[0].name", yaml: "version: 1\ndefaults: {variants: [{name: \"a/b\", max_pixel_size: 64}]}\n" + set),
+        Refused(keyPath: "defaults.variants", yaml: "version: 1\ndefaults: {variants: {name: t, max_pixel_size: 64}}\n" + set),
+        Refused(keyPath: "defaults.keep_original", yaml: "version: 1\ndefaults: {keep_original: sometimes}\n" + set),
     ]
 
     @Test func jobFilesTheDecoderRefusesFailTheSchema() throws {
@@ -201,6 +212,18 @@ import Testing
             proxy: "HTTP://proxy.internal:3128/"
             no_proxy: "localhost, .internal.example"
             connect_to: []
+          - name: thumbs
+            urls: ["http://127.0.0.1:1/d.png"]
+            keep_original: "false"
+            variants:
+              - {name: thumb, max_pixel_size: 256, format: jpeg, quality: 80}
+              - {name: card, width: "300", height: 200, fit: cover, format: webp}
+              - {name: tall, height: 1080}
+              - {name: lossless, width: 640, fit: inside, format: png}
+          - name: plain
+            urls: ["http://127.0.0.1:1/e.png"]
+            variants: []
+            keep_original: true
         """,
         """
         version: "1"
@@ -327,6 +350,17 @@ import Testing
         #expect((options["connect_to"]?["default"] as? [Any])?.isEmpty == true && builtIn.connectTo.isEmpty)
         #expect(options["ca_file"]?["default"] == nil && builtIn.caFile == nil)
         #expect(options["ca_path"]?["default"] == nil && builtIn.caPath == nil)
+        #expect((options["variants"]?["default"] as? [Any])?.isEmpty == true && builtIn.variants.isEmpty)
+        #expect(options["keep_original"]?["default"] as? Bool == builtIn.keepOriginal)
+        let variant = try properties(options["variants"]?["items"])
+        #expect(Set(variant.keys) == Set(JobDecoder.variantKeys))
+        #expect(values(variant["format"]) == VariantSpec.Format.allCases.map(\.rawValue))
+        #expect(values(variant["fit"]) == VariantSpec.Fit.allCases.map(\.rawValue))
+        #expect(text(variant["format"]) == VariantSpec(name: "x", box: .longestSide(1)).format.rawValue)
+        #expect(text(variant["quality"]) == "\(VariantSpec(name: "x", box: .longestSide(1)).quality)")
+        #expect(text(variant["fit"]) == VariantSpec.Fit.inside.rawValue)
+        let sides = ((variant["max_pixel_size"]?["anyOf"] as? [[String: Any]])?.first?["maximum"] as? Int)
+        #expect(sides == JobDecoder.maxVariantSide)
         #expect(text(cache["layout"]) == settings.layout.rawValue)
         #expect(try JobValues.size(text(cache["max_size"])) == settings.maxSize)
         #expect(try JobValues.duration(text(cache["max_age"])) == settings.maxAge)

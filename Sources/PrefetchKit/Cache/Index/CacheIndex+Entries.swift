@@ -29,7 +29,8 @@ extension CacheIndex {
             """
             UPDATE entries SET url = ?1, cache_key = ?2, set_name = coalesce(set_name, ?3), byte_size = ?5,
                 format = ?6, width = ?7, height = ?8, etag = ?9, last_modified = ?10, checksum = ?11,
-                modified_at = ?13, accessed_at = ?14, validated_at = ?15, frames = ?16
+                modified_at = ?13, accessed_at = ?14, validated_at = ?15, frames = ?16,
+                variant_of = ?17, variant = ?18
             WHERE relative_path = ?4
             """, entry.values)
     }

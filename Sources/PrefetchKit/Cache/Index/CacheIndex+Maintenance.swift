@@ -163,6 +163,11 @@ struct MaintenanceTransaction {
         try connection.deleteEntries(removal)
     }
 
+    /// The variants made from the originals at `relativePaths`, which a clean removes with them.
+    func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
+        try connection.variantCandidates(ofOriginalsAt: relativePaths)
+    }
+
     /// Fills the largest entries' table again when removals left it short (`IndexLargest.refill`).
     func refillLargestIfShort() throws(CacheError) {
         guard try connection.largestAreShort(of: IndexLargest.keep) else { return }
@@ -250,6 +255,16 @@ extension IndexConnection {
         try query(
             "SELECT \(Self.candidateColumns) FROM entries WHERE relative_path >= ? AND relative_path < ?",
             [.text(prefix), .text(prefix + "\u{7f}")], Self.candidate)
+    }
+
+    /// The rows linked to the originals at `relativePaths` (the partial index `entries_variant_of`), in row order.
+    func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
+        guard !relativePaths.isEmpty else { return [] }
+        let list = String(decoding: (try? JSONEncoder().encode(relativePaths)) ?? Data("[]".utf8), as: UTF8.self)
+        return try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE variant_of IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [.text(list)], Self.candidate
+        )
     }
 
     /// The rows `ids` that `rule` takes (all of them when nil), in row order.

@@ -10,7 +10,7 @@ extension IndexConnection {
         try beginIfNeeded()
         try statement(
             """
-            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(relative_path) DO NOTHING
             """
         ).run(entry.values)

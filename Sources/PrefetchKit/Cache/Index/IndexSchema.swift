@@ -14,6 +14,7 @@ enum IndexSchema {
         \(entriesTable);
         CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
         CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
+        \(variantIndex);
         CREATE TABLE IF NOT EXISTS failures (
             cache_key TEXT PRIMARY KEY,
             url TEXT NOT NULL,
@@ -53,16 +54,21 @@ enum IndexSchema {
             modified_at REAL NOT NULL,
             accessed_at REAL NOT NULL,
             validated_at REAL,
-            frames INTEGER
+            frames INTEGER,
+            variant_of TEXT,
+            variant TEXT
         )
         """
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """
         url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
-        checksum, fetched_at, modified_at, accessed_at, validated_at, frames
+        checksum, fetched_at, modified_at, accessed_at, validated_at, frames, variant_of, variant
         """
 
+    /// An original's variants by its relative path; partial, so originals cost it nothing.
+    static let variantIndex = "CREATE INDEX IF NOT EXISTS entries_variant_of ON entries(variant_of) WHERE variant_of IS NOT NULL"
+
     /// How many columns `entryColumns` names: the index of a column selected after them.
-    static let entryColumnCount: Int32 = 16
+    static let entryColumnCount: Int32 = 18
 }

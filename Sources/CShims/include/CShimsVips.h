@@ -1,0 +1,23 @@
+#ifndef CSHIMS_VIPS_H
+#define CSHIMS_VIPS_H
+#include <stddef.h>
+
+/// Output formats of shim_vips_variant.
+enum { SHIM_VIPS_JPEG = 0, SHIM_VIPS_PNG = 1, SHIM_VIPS_WEBP = 2 };
+
+/// Starts libvips once per process: one worker thread per pipeline (the caller's pool bounds how
+/// many run), no operation cache. Returns 0, or -1 with libvips' message.
+int shim_vips_start(char *message, size_t message_size);
+
+/// Makes one variant of an encoded image: libvips' thumbnail (with shrink_on_load, the loader's own
+/// reduction while decoding: a JPEG's DCT scaling; else the image decoded whole; EXIF orientation
+/// applied, Lanczos3 reduce, never larger than the original), fitting inside width x height or, with
+/// cover, filling it and cropping the centre; alpha flattened onto white for JPEG; encoded at quality
+/// (JPEG, WebP) with metadata stripped. On success returns 0 and a buffer to free with shim_vips_free.
+int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
+                      void **out, size_t *out_length, int *out_width, int *out_height,
+                      char *message, size_t message_size);
+
+void shim_vips_free(void *buffer);
+
+#endif

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The transform step: a set's `variants:` made from each original it stores, on the validation
+/// workers (never the network thread), and stored as entries of their own linked to the original.
+extension Prefetcher {
+    /// Every variant of `set` made from the body at `path`, before anything is stored: one that fails
+    /// fails the URL with `transform_failed` and leaves no entry at all.
+    func makeVariants(_ set: JobSet, fromFileAt path: String, format: ImageFormat?) throws(VariantError) -> [(VariantSpec, VariantMaker.Made)] {
+        var made: [(VariantSpec, VariantMaker.Made)] = []
+        for spec in set.options.variants {
+            made.append((spec, try VariantMaker.make(spec, fromFileAt: path, format: format)))
+        }
+        return made
+    }
+
+    /// Stores made variants of the original under `key` (stored in `format`, or not at all with
+    /// `keep_original: false`).
+    func storeVariants(_ made: [(VariantSpec, VariantMaker.Made)], key: String, format: ImageFormat?, url: String,
+                       set: JobSet) throws(CacheError) {
+        let originalPath = cache.relativePath(forKey: key)
+        for (spec, variant) in made {
+            let location = cache.variantLocation(spec, originalKey: key, format: format)
+            try cache.storeVariant(variant, at: location, url: url, setName: set.name, variant: spec.name, originalPath: originalPath)
+        }
+    }
+
+    /// The variants of `set` that a cached original lacks: a set that gained a variant since the
+    /// original was stored (or whose parameters changed, which makes a new key).
+    func missingVariants(_ set: JobSet, of entry: CacheEntry, key: String) throws(CacheError) -> [VariantSpec] {
+        guard !set.options.variants.isEmpty else { return [] }
+        var missing: [VariantSpec] = []
+        for spec in set.options.variants where try cache.lookup(cache.variantLocation(spec, originalKey: key, format: entry.format)) == nil {
+            missing.append(spec)
+        }
+        return missing
+    }
+
+    /// Makes the missing variants of a cached original from its file, without fetching it again, on
+    /// the workers; the key settles as cached, or failed with `transform_failed`.
+    func completeVariants(_ item: PlanItem, _ claim: KeyClaim, entry: CacheEntry, missing: [VariantSpec]) {
+        defer { gate.release() }
+        let set = plan.sets[item.setIndex]
+        var made: [(VariantSpec, VariantMaker.Made)] = []
+        do {
+            for spec in missing {
+                made.append((spec, try VariantMaker.make(spec, fromFileAt: entry.path, format: entry.format)))
+            }
+        } catch {
+            failTransform(item, claim, error)
+            return
+        }
+        do {
+            try storeVariants(made, key: item.key, format: entry.format, url: item.shownURL, set: set)
+        } catch {
+            let failure = RunFailure(url: item.shownURL, set: set.name, reason: "cache", httpStatus: nil, attempts: 0, message: "\(error)")
+            board.settle(claim, .failed(failure))
+            log.record(RunEvent(.failed, url: item.shownURL, set: set.name, reason: "cache"))
+            if error.isLasting { stop(for: error) }
+            return
+        }
+        board.settle(claim, .cached)
+        log.record(RunEvent(.cached, url: item.shownURL, set: set.name))
+    }
+
+    /// A variant that could not be made from a cached original: reported, not ledgered (the original
+    /// is not the network's failure, and the next run tries again).
+    private func failTransform(_ item: PlanItem, _ claim: KeyClaim, _ error: VariantError) {
+        let set = plan.sets[item.setIndex]
+        let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,
+                                 message: error.description)
+        board.settle(claim, .failed(failure))
+        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, reason: error.reason))
+    }
+}

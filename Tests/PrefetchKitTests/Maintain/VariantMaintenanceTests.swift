@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// Variants beside the run: `clean` takes them with their original, `verify` misses them, `path`
+/// finds them, `stats` counts them apart.
+@Suite(.timeLimit(.minutes(3)))
+struct VariantMaintenanceTests {
+    static let day: TimeInterval = 86_400
+    static let thumb = VariantSpec(name: "thumb", box: .longestSide(8), format: .png)
+
+    /// Stores `count` originals (1x1 PNGs of distinct bytes) and a variant of each; returns their keys.
+    private func cacheWithVariants(_ cache: DiskCache, count: Int) throws -> [String] {
+        let png = try Data(contentsOf: URL(fileURLWithPath: CorpusEntry.root + "/pngsuite/basn2c08.png"))
+        var keys: [String] = []
+        for number in 0..<count {
+            let key = "https://x.example/\(number).png"
+            try cache.store(data: png, as: NewEntry(url: key, key: key, setName: "main", format: .png, width: 32, height: 32))
+            let made = try VariantMaker.make(Self.thumb, from: png, format: .png)
+            let location = cache.variantLocation(Self.thumb, originalKey: key, format: .png)
+            try cache.storeVariant(made, at: location, url: key, setName: "main", variant: "thumb",
+                                   originalPath: cache.relativePath(forKey: key))
+            keys.append(key)
+        }
+        try cache.flush()
+        return keys
+    }
+
+    @Test func cleanRemovesAVariantWithItsOriginalAndKeepsTheOthers() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given two originals with a variant each, the first original long unused, its variant used now
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try cacheWithVariants(cache, count: 2)
+            let now = Date()
+            try setClocks(cache, key: keys[0], fetched: now.addingTimeInterval(-10 * Self.day),
+                          modified: now.addingTimeInterval(-10 * Self.day), accessed: now.addingTimeInterval(-10 * Self.day))
+            let variants = try keys.map { key in
+                try #require(try cache.variant(named: "thumb", ofOriginalAt: cache.relativePath(forKey: key)))
+            }
+
+            // When a clean expires what was not used for a week
+            let report = try CacheCleaner(cache, policy: testPolicy(maxAge: 7 * Self.day)).run(now: now)
+
+            // Then the old original went, and its variant with it, though the variant itself was recent
+            #expect(try cache.lookup(key: keys[0]) == nil)
+            #expect(!FileManager.default.fileExists(atPath: variants[0].path))
+            #expect(try cache.index.variants(ofOriginalAt: cache.relativePath(forKey: keys[0])).isEmpty)
+            #expect(report.expired.entries == 2)
+            // And the other original keeps its variant
+            #expect(try cache.lookup(key: keys[1]) != nil)
+            #expect(FileManager.default.fileExists(atPath: variants[1].path))
+            #expect(try cache.index.entryCount() == 2)
+        }
+    }
+
+    @Test func statsCountsVariantsApart() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try cacheWithVariants(cache, count: 3)
+            let variantBytes = try keys.map { key in
+                try #require(try cache.variant(named: "thumb", ofOriginalAt: cache.relativePath(forKey: key))).size
+            }.reduce(0, +)
+
+            let stats = try CacheStats.collect(from: cache)
+
+            #expect(stats.entries == 6)
+            #expect(stats.variants.entries == 3 && stats.variants.bytes == variantBytes)
+            #expect(StatsText.render(stats).contains("variants   3 of the entries"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(StatsJSON.render(stats).utf8)) as? [String: Any])
+            let counted = try #require(json["variants"] as? [String: Any])
+            #expect(counted["entries"] as? Int == 3 && (counted["bytes"] as? NSNumber)?.int64Value == variantBytes)
+        }
+    }
+
+    @Test func verifyMissesAVariantAndPathFindsIt() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try cacheWithVariants(cache, count: 1)
+            let jobFolder = try TemporaryDirectory()
+            func job(_ variants: String) throws -> Job {
+                try jobFolder.load("""
+                    version: 1
+                    cache: {path: "\(folder)"}
+                    sets:
+                      - name: main
+                        urls: ["\(keys[0])"]
+                        variants: \(variants)
+                    """)
+            }
+            let original = cache.relativePath(forKey: keys[0])
+
+            // The variant the cache holds: nothing to report, and `path --variant` finds its file.
+            let present = try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: png}]")) { _ in }
+            #expect(present.findings.isEmpty && present.fresh == 1)
+            let path = try #require(try cache.variantPath(named: "thumb", ofOriginalAt: original))
+            #expect(path.hasSuffix(".png") && FileManager.default.fileExists(atPath: path))
+
+            // Another quality or another name is another variant, which the cache lacks.
+            let changed = try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: jpeg}, {name: big, max_pixel_size: 4}]")) { _ in }
+            #expect(changed.findings.map(\.line) == ["missing \(keys[0]) variant thumb", "missing \(keys[0]) variant big"])
+            #expect(try cache.variantPath(named: "big", ofOriginalAt: original) == nil)
+        }
+    }
+}
