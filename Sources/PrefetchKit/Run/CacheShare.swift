@@ -8,9 +8,10 @@ final class CacheShare: Sendable {
     private let removed = Locked<[String]>([])
     /// True when several jobs of the run use the cache: only then are keys in flight tracked across jobs.
     let isShared: Bool
-    /// NSCondition guards `inFlight` (key -> the job, by group, that transfers it); it is only
-    /// touched with the condition locked.
+    /// NSCondition guards `inFlight` (key -> the job, by group, that transfers it) and `settled`
+    /// (key -> the job whose transfer of it ended); they are only touched with the condition locked.
     private nonisolated(unsafe) var inFlight: [String: Int] = [:]
+    private nonisolated(unsafe) var settled: [String: Int] = [:]
     private let condition = NSCondition()
 
     /// `jobs`: how many jobs of the run name the cache.
@@ -39,13 +40,18 @@ final class CacheShare: Sendable {
     /// Job `group`'s transfer of `key` has settled: stored, recorded as failed, or dropped.
     func ended(_ key: String, group: Int) {
         condition.lock()
-        if inFlight[key] == group { inFlight[key] = nil }
+        if inFlight[key] == group {
+            inFlight[key] = nil
+            settled[key] = group
+        }
         condition.broadcast()
         condition.unlock()
     }
 
     /// Waits while another job than `group` transfers `key`, so that this one finds its outcome in
-    /// the index instead of fetching it again; true when it waited.
+    /// the index instead of fetching it again; true when another job transferred it in this run,
+    /// now or before (its row may still be in the open batch, which only the index's own connection
+    /// sees).
     func awaitOthers(_ key: String, group: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -54,6 +60,6 @@ final class CacheShare: Sendable {
             waited = true
             condition.wait()
         }
-        return waited
+        return waited || settled[key].map { $0 != group } ?? false
     }
 }

@@ -11,14 +11,15 @@ extension Prefetcher {
             return
         }
         let location = cache.location(forKey: item.key)
-        // Another job of the run on this cache transferring the key: its outcome is waited for and
-        // read from the index as a later job file found it when jobs ran one after another.
+        // Another job of the run on this cache transferring the key, or done with it: its outcome is
+        // waited for and read from the index as a later job file found it when jobs ran one after
+        // another.
         let waited = share.isShared && share.awaitOthers(item.key, group: group)
         // While stores may hold the index, the lookup reads committed rows through a connection of
         // its own: enough, since a key this run stored is answered by the board, and one it forgot
         // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
-        // has just stored may be in the open batch only: the index's own connection sees it.
+        // has stored in this run may be in the open batch only: the index's own connection sees it.
         let entry = try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
         // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
         let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
