@@ -45,7 +45,7 @@ enum CacheFileNaming {
         switch layout {
         case .native:
             let hash = CacheDigest.sha256Hex(key)
-            return nativeDirectories(hash) + "/" + hash + "." + ext
+            return String(hash.prefix(2)) + "/" + hash + "." + ext
         case .sdwebimage:
             return CacheDigest.md5Hex(key) + "." + ext
         }
