@@ -23,7 +23,7 @@ package struct CacheCleaner: Sendable {
     package var lockPath: String { cache.root + "/clean.lock" }
 
     /// Runs one clean. A dry run takes no lock and changes nothing; `onItem` hears every removal
-    /// (or would-be removal); `log` gets a warning, if there is one, for the log. Its figures are the
+    /// (or would-be removal); a clean that is not a dry run is recorded for `stats`; `log` gets a warning, if there is one, for the log. Its figures are the
     /// report's alone, said once.
     package func run(
         dryRun: Bool = false, now: Date = Date(), log: (String) -> Void = { _ in },
@@ -44,6 +44,7 @@ package struct CacheCleaner: Sendable {
             ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
             : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
+        if !dryRun { try wrap { () throws(CacheError) in try cache.index.recordClean(report.record(finished: Date())) } }
         return report
     }
 
