@@ -1,6 +1,7 @@
 import Foundation
 
-/// `--format html`: one self-contained page (inline CSS and SVG, no script, no external asset): the
+/// `--format html`: one self-contained page (inline CSS and SVG, no script, no external asset, and a
+/// content security policy that would refuse one): the
 /// size against the cap, the breakdowns by format, set and host, the age histograms, the run history,
 /// the failure ledger, the largest entries and the last clean. An empty section says "(none)", as the
 /// text format does; a long name is cut with an ellipsis and shown whole in its tooltip.
@@ -13,6 +14,7 @@ enum StatsHTML {
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
             <title>prefetchd cache: \(title)</title>
             <style>\(StatsHTMLStyle.css)</style></head><body>
             <header><h1>prefetchd cache</h1><p class="path" title="\(title)">\(HTMLText.cut(stats.cache, 120))</p>

@@ -7,8 +7,8 @@ package struct RunRecord: Sendable, Equatable {
     package var duration: TimeInterval
     /// The report's totals: requested, unique, fetched, cached, revalidated, failed, skipped, bytes.
     package var totals: [String: Int]
-    /// The report's `outcome` (`completed`, `incomplete`, `interrupted`, `terminated`); kept for the
-    /// newest run only, nil for the others and for runs an earlier version recorded.
+    /// The report's `outcome` (`completed`, `incomplete`, `interrupted`, `terminated`); kept only for the
+    /// last run that recorded one, nil for the others and for runs an earlier version recorded.
     package var outcome: String?
 
     package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int], outcome: String? = nil) {
