@@ -3,20 +3,27 @@ import Foundation
 /// The stats page's charts, drawn as inline SVG. Every chart is an `<svg data-chart="ID">` holding one
 /// `data-mark` element per group, bucket or run it shows, each with its tooltip (`<title>`).
 enum SVGChart {
-    /// One group, bucket or run: its label, a value per series, the text drawn beside it and its tooltip
-    /// (plain text: both are escaped here).
+    /// One group, bucket or run: its label (a column's may have a second line, `detail`), a value per
+    /// series, the text drawn beside it and its tooltip (plain text: all are escaped here).
     struct Mark {
         var label: String
+        var detail = ""
         var values: [Double]
         var shown: String
         var tip: String
+    }
+
+    /// What a chart's largest value is drawn against: itself, or 1 when nothing is above 0.
+    private static func scale(_ values: [Double]) -> Double {
+        let most = values.max() ?? 0
+        return most > 0 ? most : 1
     }
 
     /// Horizontal bars, a row per mark with a bar per series, each series scaled to its own largest value.
     static func bars(_ id: String, _ marks: [Mark], series: [String]) -> String {
         let barHeight = 12
         let rowHeight = series.count * (barHeight + 2) + 8
-        let most = series.indices.map { index in max(marks.map { $0.values[index] }.max() ?? 0, 1) }
+        let most = series.indices.map { index in scale(marks.map { $0.values[index] }) }
         let rows = marks.enumerated().map { offset, mark in
             let top = offset * rowHeight + 4
             let drawn = series.indices.map { index in
@@ -36,7 +43,7 @@ enum SVGChart {
     /// Vertical columns, one per mark, its series stacked, scaled to the tallest; each labelled below.
     static func columns(_ id: String, _ marks: [Mark], series: [String], columnWidth: Int = 70) -> String {
         let plot = 150
-        let most = max(marks.map { $0.values.reduce(0, +) }.max() ?? 0, 1)
+        let most = scale(marks.map { $0.values.reduce(0, +) })
         let items = marks.enumerated().map { offset, mark in
             let left = 10 + offset * columnWidth
             var base = plot + 20
@@ -49,10 +56,11 @@ enum SVGChart {
             return """
                 <g data-mark="\(offset)" data-name="\(HTMLText.escape(mark.label))"><title>\(HTMLText.escape(mark.tip))</title>\
                 \(drawn.joined())<text class="value" x="\(center)" y="\(base - 4)" text-anchor="middle">\(HTMLText.escape(mark.shown))</text>\
-                <text x="\(center)" y="\(plot + 36)" text-anchor="middle">\(HTMLText.cut(mark.label, columnWidth / 7))</text></g>
+                <text x="\(center)" y="\(plot + 36)" text-anchor="middle">\(HTMLText.cut(mark.label, columnWidth / 7))</text>\
+                <text class="value" x="\(center)" y="\(plot + 52)" text-anchor="middle">\(HTMLText.cut(mark.detail, columnWidth / 7))</text></g>
                 """
         }
-        return svg(id, width: max(20 + marks.count * columnWidth, 200), height: plot + 46,
+        return svg(id, width: max(20 + marks.count * columnWidth, 200), height: plot + 60,
                    ["<line class=\"axis\" x1=\"4\" y1=\"\(plot + 20)\" x2=\"\(16 + marks.count * columnWidth)\" y2=\"\(plot + 20)\"/>"] + items)
     }
 

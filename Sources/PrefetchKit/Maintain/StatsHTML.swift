@@ -76,7 +76,7 @@ enum StatsHTML {
     private static func groups(_ id: String, _ groups: [CacheGroupTotal]) -> String {
         guard !groups.isEmpty else { return none }
         let marks = groups.prefix(shownGroups).map { group in
-            let figures = "\(counted(group.entries, "entry", plural: "entries")), \(ByteFormat.human(group.bytes))"
+            let figures = "\(entries(group.entries)), \(ByteFormat.human(group.bytes))"
             return SVGChart.Mark(label: group.name, values: [Double(group.entries), Double(group.bytes)],
                                  shown: figures, tip: "\(group.name): \(figures)")
         }
@@ -88,7 +88,7 @@ enum StatsHTML {
         let left = groups.dropFirst(shownGroups)
         guard !left.isEmpty else { return "" }
         return "<p class=\"more\">and \(counted(left.count, "more group")): "
-            + "\(counted(left.reduce(0) { $0 + $1.entries }, "entry", plural: "entries")), "
+            + "\(entries(left.reduce(0) { $0 + $1.entries })), "
             + "\(ByteFormat.human(left.reduce(0) { $0 + $1.bytes }))</p>"
     }
 
@@ -114,7 +114,7 @@ enum StatsHTML {
     private static func ages(_ id: String, _ buckets: [CacheStats.AgeBucket]) -> String {
         guard buckets.contains(where: { $0.entries > 0 }) else { return none }
         let marks = buckets.map { bucket in
-            let figures = "\(counted(bucket.entries, "entry", plural: "entries")), \(ByteFormat.human(bucket.bytes))"
+            let figures = "\(entries(bucket.entries)), \(ByteFormat.human(bucket.bytes))"
             return SVGChart.Mark(label: bucket.label, values: [Double(bucket.entries)], shown: HTMLText.grouped(bucket.entries),
                                  tip: "\(bucket.label): \(figures)")
         }
@@ -134,12 +134,17 @@ enum StatsHTML {
     private static func lastClean(_ clean: CleanRecord?) -> String {
         guard let clean else { return none }
         let facts = [
-            ("finished", StatsSpelling.iso(clean.finished) ?? ""), ("duration", String(format: "%.1f s", clean.duration)),
-            ("removed", "\(counted(clean.removedEntries, "entry", plural: "entries")), \(ByteFormat.human(clean.freedBytes))"),
+            ("finished", StatsSpelling.iso(clean.finished) ?? ""), ("duration", StatsSpelling.seconds(clean.duration)),
+            ("removed", "\(entries(clean.removedEntries)), \(ByteFormat.human(clean.freedBytes))"),
             ("expired", HTMLText.grouped(clean.expiredEntries)), ("trimmed", HTMLText.grouped(clean.trimmedEntries)),
             ("cache", "\(ByteFormat.human(clean.bytesBefore)) → \(ByteFormat.human(clean.bytesAfter))"),
         ]
         return "<dl id=\"last-clean\">\(facts.map { "<dt>\($0.0)</dt><dd>\(HTMLText.escape($0.1))</dd>" }.joined())</dl>"
+    }
+
+    /// "1 entry", "12,500 entries".
+    private static func entries(_ count: Int) -> String {
+        "\(HTMLText.grouped(count)) \(count == 1 ? "entry" : "entries")"
     }
 
     /// Swatches naming a chart's series.

@@ -19,7 +19,7 @@ enum StatsHTMLRuns {
             return mark(run, [Double(fetched)], shown: ByteFormat.human(fetched), tip: "\(ByteFormat.human(fetched)) fetched")
         }
         let durations = runs.map { run in
-            let shown = String(format: "%.1f s", run.duration)
+            let shown = StatsSpelling.seconds(run.duration)
             return mark(run, [run.duration], shown: shown, tip: shown)
         }
         return """
@@ -30,17 +30,18 @@ enum StatsHTMLRuns {
             """
     }
 
-    /// A run's column: labelled by its start (month, day, time), its tooltip led by the start and the job.
+    /// A run's column: labelled by its start (month and day over the time), its tooltip led by the start
+    /// and the job.
     private static func mark(_ run: RunRecord, _ values: [Double], shown: String, tip: String) -> SVGChart.Mark {
         let started = StatsSpelling.iso(run.started) ?? ""
-        let label = String(started.dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ")
-        return SVGChart.Mark(label: label, values: values, shown: shown, tip: "\(started) \(run.job): \(tip)")
+        return SVGChart.Mark(label: String(started.dropFirst(5).prefix(5)), detail: String(started.dropFirst(11).prefix(5)),
+                             values: values, shown: shown, tip: "\(started) \(run.job): \(tip)")
     }
 
     private static func table(_ runs: [RunRecord]) -> String {
         let heads = ["started", "job", "outcome", "duration"] + StatsSpelling.runTotals + ["bytes"]
         let rows = runs.map { run in
-            let cells = [StatsSpelling.iso(run.started) ?? "", run.job, run.outcome ?? "-", String(format: "%.1f s", run.duration)]
+            let cells = [StatsSpelling.iso(run.started) ?? "", run.job, run.outcome ?? "-", StatsSpelling.seconds(run.duration)]
             let numbers = StatsSpelling.runTotals.map { HTMLText.grouped(run.totals[$0] ?? 0) }
                 + [ByteFormat.human(Int64(run.totals["bytes"] ?? 0))]
             return "<tr>" + cells.map { "<td class=\"name\" title=\"\(HTMLText.escape($0))\">\(HTMLText.escape($0))</td>" }.joined()

@@ -31,7 +31,7 @@ enum StatsText {
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)
                   + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + "job"]
         lines += stats.runs.map { run in
-            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(String(format: "%.1f s", run.duration), 10)
+            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(StatsSpelling.seconds(run.duration), 10)
                 + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined() + run.job
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
@@ -52,7 +52,7 @@ enum StatsText {
 
     private static func clean(_ clean: CleanRecord) -> String {
         "\(StatsSpelling.iso(clean.finished) ?? "")  removed \(counted(clean.removedEntries, "entry", plural: "entries")) "
-            + "(\(ByteFormat.human(clean.freedBytes))) in \(String(format: "%.1f s", clean.duration)); "
+            + "(\(ByteFormat.human(clean.freedBytes))) in \(StatsSpelling.seconds(clean.duration)); "
             + "cache \(ByteFormat.human(clean.bytesBefore)) -> \(ByteFormat.human(clean.bytesAfter))"
     }
 

@@ -16,7 +16,7 @@ import Testing
 
     @Test func aSmallCacheOfRealRuns() throws {
         let folder = try TemporaryDirectory()
-        let page = try expectRenderings(of: try StatsCaches.small(in: folder), named: "small", cap: 1500, in: folder)
+        let page = try expectRenderings(of: try StatsCaches.small(in: folder), named: "small", cap: 300, in: folder)
         let sets = try #require(page.charts["by-set"]?.names)
         #expect(sets.contains("catalog <script>alert(1)</script>\u{2401}\u{2421}"), "\(sets)")
         #expect(sets.contains(StatsCaches.longSet))
