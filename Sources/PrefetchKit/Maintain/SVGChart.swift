@@ -69,7 +69,7 @@ enum SVGChart {
     static func gauge(bytes: Int64, cap: Int64) -> (svg: String, state: String) {
         let fraction = cap > 0 ? Double(bytes) / Double(cap) : 0
         let state = cap <= 0 ? "none" : fraction > 1 ? "over" : fraction > 0.9 ? "near" : "ok"
-        let shown = cap > 0 ? String(format: "%.1f %%", fraction * 100) : "no cap"
+        let shown = cap > 0 ? StatsText.percent(bytes, of: cap) : "no cap"
         let value = min(fraction, 1) > 0 ? "<path class=\"dial-\(state)\" d=\"\(arc(from: 0, to: min(fraction, 1)))\"/>" : ""
         let tip = cap > 0 ? "\(ByteFormat.human(bytes)) of \(ByteFormat.human(cap)) (\(shown))" : "\(ByteFormat.human(bytes)), no max_size"
         let mark = """

@@ -47,7 +47,7 @@ import Testing
             #expect(page.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;\u{2401}\u{2421}\u{240A}"))
             #expect(!page.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
             #expect(page.contains("data-state=\"over\"") && page.contains("role=\"alert\""))
-            #expect(page.contains(">\(String(format: "%.1f %%", Double(stats.bytes) * 100 / 900))<"))
+            #expect(page.contains(">\(String(format: "%.1f%%", Double(stats.bytes) * 100 / 900))</text>"))
             #expect(!page.contains("bytes bytes") && !page.contains("B bytes"))
             let export = StatsFormat.prometheus.render(stats)
             #expect(export.contains("set=\"<script>alert(\\\"x\\\")</script>&\u{1}\u{7F}\\n\""))
