@@ -13,7 +13,8 @@ enum StatsPrometheus {
 
     static func render(_ stats: CacheStats) -> String {
         var out = Exposition(cache: stats.cache)
-        out.gauge("prefetchd_cache_info", "The cache's layout, with the value 1.", [([("layout", stats.layout.rawValue)], 1)])
+        out.gauge("prefetchd_cache_info", "The cache's layout and the version of prefetchd that wrote this, with the value 1.",
+                  [([("layout", stats.layout.rawValue), ("version", PrefetchVersion.string)], 1)])
         out.gauge("prefetchd_cache_entries", "Entries in the cache index.", [([], Double(stats.entries))])
         out.gauge("prefetchd_cache_bytes", "Bytes of file data in the cache.", [([], Double(stats.bytes))])
         out.gauge("prefetchd_cache_max_size_bytes", "Size cap in bytes of file data (0 = none).", [([], Double(stats.maxSize))])

@@ -108,6 +108,7 @@ import Testing
             #expect(values["prefetchd_cache_access_age_seconds_bucket{\(cacheLabel),le=\"+Inf\"}"] == Double(stats.entries))
             #expect(values["prefetchd_cache_fetch_age_seconds_bucket{\(cacheLabel),le=\"3600\"}"] == Double(stats.entries))
             #expect(values["prefetchd_last_clean_removed_entries{\(cacheLabel)}"] == 1)
+            #expect(values["prefetchd_cache_info{\(cacheLabel),layout=\"native\",version=\"\(PrefetchVersion.string)\"}"] == 1)
         }
     }
 
