@@ -32,6 +32,20 @@ import Testing
         print("stats page and export of 100,000 entries, rendered and checked in \(ContinuousClock.now - started)")
     }
 
+    /// The browser check itself: a page that logs to the console, throws, and loads an image is seen to.
+    @Test func theBrowserCheckSeesConsoleMessagesAndLoads() throws {
+        let folder = try TemporaryDirectory()
+        let html = try folder.write("noisy.html", """
+            <!DOCTYPE html><html><body><section class="card"><h2>Noisy</h2><p class="none">(none)</p></section>
+            <script>console.error("logged"); notDefined();</script><img src="data:,"></body></html>
+            """).path
+        let page = try HeadlessChromium.load(html)
+        #expect(page.console.contains { $0.contains("logged") }, "\(page.console)")
+        #expect(page.console.contains { $0.contains("notDefined") }, "\(page.console)")
+        #expect(page.loads == ["script", "img"])
+        #expect(page.sections.first?.title == "Noisy" && page.sections.first?.none == true)
+    }
+
     /// Renders `cache`'s page and export with the built prefetchd and checks both in the real tools.
     private func expectRenderings(of cache: String, named name: String, cap: Int64, in folder: TemporaryDirectory) throws
         -> HeadlessChromium.Page
