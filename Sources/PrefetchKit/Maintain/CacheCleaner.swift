@@ -23,7 +23,7 @@ package struct CacheCleaner: Sendable {
     package var lockPath: String { cache.root + "/clean.lock" }
 
     /// Runs one clean. A dry run takes no lock and changes nothing; `onItem` hears every removal
-    /// (or would-be removal); `log` gets a warning, if there is one, for the log. Its figures are the
+    /// (or would-be removal); a clean that is not a dry run is recorded for `stats` (`record`); `log` gets a warning, if there is one, for the log. Its figures are the
     /// report's alone, said once.
     package func run(
         dryRun: Bool = false, now: Date = Date(), log: (String) -> Void = { _ in },
@@ -44,7 +44,18 @@ package struct CacheCleaner: Sendable {
             ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
             : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
+        if !dryRun { record(report, log: log) }
         return report
+    }
+
+    /// Records `report` for `stats`. A clean whose work is done does not fail for want of the record
+    /// (a disk too full for the meta row, say): the log says so, and `stats` shows the clean before.
+    private func record(_ report: CleanReport, log: (String) -> Void) {
+        do throws(CacheError) {
+            try cache.index.recordClean(report.record(finished: Date()))
+        } catch {
+            log("clean: not recorded for stats: \(error)")
+        }
     }
 
     /// What every removal (`clean`, `remove`) runs inside: the reserve held back again at the end, no

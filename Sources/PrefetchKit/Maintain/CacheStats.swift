@@ -9,6 +9,8 @@ package struct CacheStats: Sendable, Equatable {
         package var upperBound: TimeInterval?
         package var entries: Int
         package var bytes: Int64
+        /// The sum of the entries' ages in seconds, at the histogram's hour resolution.
+        package var ageSeconds: Double = 0
     }
 
     package var cache: String
@@ -31,10 +33,13 @@ package struct CacheStats: Sendable, Equatable {
     package var accessAges: [AgeBucket]
     package var fetchAges: [AgeBucket]
     package var largest: [CacheEntry]
-    /// Failure ledger rows by reason, most frequent first.
+    /// Failure ledger rows by reason and by host, most frequent first (counts in `entries`).
     package var failures: [CacheGroupTotal]
+    package var failuresByHost: [CacheGroupTotal] = []
     /// Newest first.
     package var runs: [RunRecord]
+    /// The last clean that was not a dry run, if the index recorded one.
+    package var lastClean: CleanRecord?
     package var generated: Date
 
     package var lastRun: RunRecord? { runs.first }
@@ -67,9 +72,11 @@ package struct CacheStats: Sendable, Equatable {
             accessAges: histogram(try index.totals("accessed_hour"), now: now),
             fetchAges: histogram(try index.totals("fetched_hour"), now: now),
             largest: try index.largestEntries(limit: largestCount),
-            failures: try index.failureCounts().map { CacheGroupTotal(name: $0.reason, entries: $0.count, bytes: 0) },
+            failures: try index.failureCounts(by: .reason),
             runs: try index.recentRuns(limit: runCount), generated: now)
+        stats.failuresByHost = try index.failureCounts(by: .host).map { named($0, "(unknown)") }
         stats.variants = try index.variantTotal()
+        stats.lastClean = try index.lastClean()
         return stats
     }
 
@@ -89,6 +96,7 @@ package struct CacheStats: Sendable, Equatable {
             let slot = buckets.firstIndex { $0.upperBound.map { age < $0 } ?? true } ?? buckets.count - 1
             buckets[slot].entries += hour.entries
             buckets[slot].bytes += hour.bytes
+            buckets[slot].ageSeconds += age * Double(hour.entries)
         }
         return buckets
     }

@@ -64,6 +64,14 @@ package struct CleanReport: Sendable, Equatable {
             bytes: expired.bytes + trimmed.bytes + sweptTemp.bytes)
     }
 
+    /// What the index keeps of this clean for `stats`.
+    func record(finished: Date) -> CleanRecord {
+        CleanRecord(
+            finished: finished, duration: duration, removedEntries: freed.entries, freedBytes: freed.bytes,
+            expiredEntries: expired.entries, trimmedEntries: trimmed.entries, bytesBefore: bytesBefore,
+            bytesAfter: bytesAfter)
+    }
+
     /// The summary lines `prefetchd clean` prints.
     package var summary: String {
         let verb = dryRun ? "would remove" : "removed"

@@ -20,6 +20,11 @@ enum StatsSpelling {
         date.map(Timestamp.iso8601)
     }
 
+    /// A duration in seconds: "0.03 s", "2.50 s", "12.5 s" (hundredths below ten seconds).
+    static func seconds(_ duration: TimeInterval) -> String {
+        String(format: duration < 10 ? "%.2f s" : "%.1f s", duration)
+    }
+
     /// The run totals shown in tables and charts, in report order.
     static let runTotals = ["fetched", "cached", "revalidated", "failed", "skipped"]
 }

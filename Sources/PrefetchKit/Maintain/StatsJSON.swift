@@ -11,7 +11,8 @@ enum StatsJSON {
                            "entries": $0.entries, "bytes": $0.bytes] }
         }
         let run = { (run: RunRecord) -> [String: Any] in
-            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals]
+            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals,
+             "outcome": run.outcome ?? NSNull()]
         }
         let object: [String: Any] = [
             "format_version": PrefetchVersion.machineFormat,
@@ -38,6 +39,8 @@ enum StatsJSON {
                     as [String: Any]
             },
             "failures": Dictionary(uniqueKeysWithValues: stats.failures.map { ($0.name, $0.entries) }),
+            "failures_by_host": Dictionary(uniqueKeysWithValues: stats.failuresByHost.map { ($0.name, $0.entries) }),
+            "last_clean": stats.lastClean.map(clean) ?? NSNull(),
             "last_run": stats.lastRun.map(run) ?? NSNull(),
             "runs": stats.runs.map(run),
             "generated": StatsSpelling.iso(stats.generated) ?? "",
@@ -45,6 +48,12 @@ enum StatsJSON {
         // Every value above is a string, number, array, dictionary or NSNull, which always serialise.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private static func clean(_ clean: CleanRecord) -> [String: Any] {
+        ["finished": StatsSpelling.iso(clean.finished) ?? "", "duration_s": clean.duration,
+         "removed_entries": clean.removedEntries, "freed_bytes": clean.freedBytes, "expired_entries": clean.expiredEntries,
+         "trimmed_entries": clean.trimmedEntries, "bytes_before": clean.bytesBefore, "bytes_after": clean.bytesAfter]
     }
 
     /// Each limit's value (max_size in bytes, max_age in seconds) and where it came from.

@@ -24,11 +24,14 @@ enum StatsText {
         lines += stats.largest.isEmpty ? ["  (none)"]
             : stats.largest.map { "  \(pad(ByteFormat.human($0.size), 10)) \($0.url ?? $0.relativePath)" }
         lines += ["", "failure ledger by reason"]
-        lines += stats.failures.isEmpty ? ["  (none)"] : stats.failures.map { "  \(pad(String($0.entries), 8)) \($0.name)" }
+        lines += counts(stats.failures)
+        lines += ["", "failure ledger by host"]
+        lines += counts(stats.failuresByHost)
+        lines += ["", "last clean", "  " + (stats.lastClean.map(clean) ?? "(none)")]
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)
                   + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + "job"]
         lines += stats.runs.map { run in
-            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(String(format: "%.1f s", run.duration), 10)
+            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(StatsSpelling.seconds(run.duration), 10)
                 + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined() + run.job
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
@@ -41,6 +44,16 @@ enum StatsText {
             "  \(pad($0.name, 32)) \(pad(String($0.entries), 10)) \(pad(ByteFormat.human($0.bytes), 12)) "
                 + (frames ? "\(pad(percent($0.bytes, of: total), 8)) \($0.frames) frames" : percent($0.bytes, of: total))
         })
+    }
+
+    private static func counts(_ groups: [CacheGroupTotal]) -> [String] {
+        groups.isEmpty ? ["  (none)"] : groups.map { "  \(pad(String($0.entries), 8)) \($0.name)" }
+    }
+
+    private static func clean(_ clean: CleanRecord) -> String {
+        "\(StatsSpelling.iso(clean.finished) ?? "")  removed \(counted(clean.removedEntries, "entry", plural: "entries")) "
+            + "(\(ByteFormat.human(clean.freedBytes))) in \(StatsSpelling.seconds(clean.duration)); "
+            + "cache \(ByteFormat.human(clean.bytesBefore)) -> \(ByteFormat.human(clean.bytesAfter))"
     }
 
     private static func ages(_ title: String, _ buckets: [CacheStats.AgeBucket]) -> [String] {

@@ -5,12 +5,12 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         synopsis: "stats [JOB.yaml | --cache DIR] [options]",
-        summary: "Report what the cache holds: entries, bytes, formats, sets, ages, failures, last runs.",
+        summary: "Report what the cache holds: entries, bytes, formats, sets, ages, failures, last clean, last runs.",
         details: """
             Answered from the cache index, without walking the files or touching the network:
             entries and bytes (bytes of file data) in total, by format, set and host, age histograms
             by last access and by fetch time, the largest entries, the failure ledger by reason and
-            the last runs. --output writes a file atomically (temp file, then rename; through a
+            by host, the last clean and the last runs. --output writes a file atomically (temp file, then rename; through a
             symbolic link, the file it names); a device or FIFO such as /dev/stdout, or -, is
             written into as it is. A cache on a disk that cannot be written to (read-only, or
             full) is read as its index file holds it.

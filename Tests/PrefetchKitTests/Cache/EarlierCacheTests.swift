@@ -48,6 +48,23 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// Stats over an index from before cleans and run outcomes were recorded: none shown, nothing upgraded;
+    /// the next clean and run are recorded beside the earlier rows.
+    @Test(arguments: all)
+    func statsShowsNoCleanAndNoOutcomeUntilTheyAreRecorded(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let cache = try #require(try DiskCache.openExisting(at: try Self.copy(name, into: folder), for: .write))
+        let before = try CacheStats.collect(from: cache)
+        #expect(before.lastClean == nil)
+        #expect(before.runs.map(\.outcome) == [nil])
+        #expect(before.failuresByHost.map(\.name) == ["127.0.0.1:18731"])
+        _ = try CacheCleaner(cache, policy: testPolicy()).run()
+        try cache.index.recordRun(RunRecord(job: "next", started: Date(), duration: 1, totals: [:], outcome: "completed"))
+        let after = try CacheStats.collect(from: cache)
+        #expect(after.lastClean?.removedEntries == 0)
+        #expect(after.runs.map(\.outcome) == ["completed", nil])
+    }
+
     @Test(arguments: all)
     func aRunOverItFetchesOnlyWhatItLacks(_ name: String) throws {
         let folder = try TemporaryDirectory()

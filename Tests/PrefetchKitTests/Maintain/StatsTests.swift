@@ -67,6 +67,10 @@ import Testing
             #expect((object["bytes"] as? NSNumber)?.int64Value == stats.bytes)
             #expect(object["max_size"] as? Int == 1 << 20)
             #expect((object["failures"] as? [String: Int]) == ["HTTP 404": 2, "not an image": 1])
+            #expect((object["failures_by_host"] as? [String: Int]) == ["x.example": 3])
+            let clean = try #require(object["last_clean"] as? [String: Any])
+            #expect(clean["removed_entries"] as? Int == 1)
+            #expect((clean["bytes_before"] as? NSNumber)?.int64Value ?? 0 > (clean["bytes_after"] as? NSNumber)?.int64Value ?? 0)
             let lastRun = try #require(object["last_run"] as? [String: Any])
             #expect(lastRun["job"] as? String == "catalog")
             #expect((lastRun["totals"] as? [String: Int])?["fetched"] == 35)
@@ -91,14 +95,20 @@ import Testing
                 }
                 let match = try #require(line.wholeMatch(of: /([a-z_]+)\{((?:[a-z_]+="(?:[^"\\]|\\.)*",?)*)\} (-?[0-9.e+]+)/),
                                          "not an exposition line: \(line)")
-                #expect(typed.contains(String(match.1)), "\(match.1) has no TYPE line before it")
+                let family = String(match.1).replacing(/_(bucket|sum|count)$/, with: "")
+                #expect(typed.contains(String(match.1)) || typed.contains(family), "\(match.1) has no TYPE line before it")
                 values[String(match.1) + "{" + String(match.2) + "}"] = Double(String(match.3))
             }
             let cacheLabel = "cache=\"\(cache.root)\""
             #expect(values["prefetchd_cache_entries{\(cacheLabel)}"] == Double(stats.entries))
             #expect(values["prefetchd_cache_bytes{\(cacheLabel)}"] == Double(stats.bytes))
             #expect(values["prefetchd_last_run_timestamp_seconds{\(cacheLabel),job=\"catalog\"}"] == 1_700_000_000)
-            #expect(values["prefetchd_failures{\(cacheLabel),reason=\"HTTP 404\"}"] == 2)
+            #expect(values["prefetchd_failure_ledger_entries{\(cacheLabel),reason=\"HTTP 404\"}"] == 2)
+            #expect(values["prefetchd_failure_ledger_host_entries{\(cacheLabel),host=\"x.example\"}"] == 3)
+            #expect(values["prefetchd_cache_access_age_seconds_bucket{\(cacheLabel),le=\"+Inf\"}"] == Double(stats.entries))
+            #expect(values["prefetchd_cache_fetch_age_seconds_bucket{\(cacheLabel),le=\"3600\"}"] == Double(stats.entries))
+            #expect(values["prefetchd_last_clean_removed_entries{\(cacheLabel)}"] == 1)
+            #expect(values["prefetchd_cache_info{\(cacheLabel),layout=\"native\",version=\"\(PrefetchVersion.string)\"}"] == 1)
         }
     }
 
@@ -107,9 +117,11 @@ import Testing
             let cache = try busyCache(folder)
             let page = StatsFormat.html.render(try CacheStats.collect(from: cache))
             #expect(page.hasPrefix("<!DOCTYPE html>"))
-            for chart in ["age-by-access", "age-by-fetch", "bytes-by-set", "run-history"] {
-                #expect(page.contains("<svg id=\"\(chart)\""), "html lacks the \(chart) chart")
+            for chart in ["size-gauge", "by-format", "by-set", "by-host", "age-by-access", "age-by-fetch", "run-urls", "run-bytes",
+                          "run-duration", "failures-by-reason", "failures-by-host"] {
+                #expect(page.contains("<svg data-chart=\"\(chart)\""), "html lacks the \(chart) chart")
             }
+            #expect(page.contains("<dl id=\"last-clean\">"))
             #expect(page.components(separatedBy: "<rect").count > 4)
             #expect(!page.contains("src=") && !page.contains("href=") && !page.contains("<link"))
             #expect(page.hasSuffix("</html>\n"))
@@ -123,7 +135,7 @@ import Testing
             let text = StatsFormat.text.render(stats)
             #expect(text.contains("entries    \(stats.entries)\n"))
             for section in ["by format", "by set", "by host", "age by last access", "age by fetch time",
-                            "largest entries", "failure ledger by reason", "last runs"] {
+                            "largest entries", "failure ledger by reason", "failure ledger by host", "last clean", "last runs"] {
                 #expect(text.contains("\n\(section)\n"), "text lacks \(section)")
             }
         }
@@ -133,7 +145,8 @@ import Testing
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
             let text = StatsFormat.text.render(try CacheStats.collect(from: cache))
-            for section in ["by format", "by set", "by host", "largest entries", "failure ledger by reason"] {
+            for section in ["by format", "by set", "by host", "largest entries", "failure ledger by reason", "failure ledger by host",
+                            "last clean"] {
                 #expect(text.contains("\n\(section)\n  (none)\n"), "\(section) in: \(text)")
             }
             #expect(text.hasSuffix("job\n  (none)\n"))  // last runs: its column heads, then none

@@ -69,6 +69,8 @@ struct VariantMaintenanceTests {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(StatsJSON.render(stats).utf8)) as? [String: Any])
             let counted = try #require(json["variants"] as? [String: Any])
             #expect(counted["entries"] as? Int == 3 && (counted["bytes"] as? NSNumber)?.int64Value == variantBytes)
+            #expect(StatsHTML.render(stats).contains(
+                "<p>3 variants (\(ByteFormat.human(variantBytes))), counted apart from 3 originals (\(ByteFormat.human(stats.bytes - variantBytes)))."))
         }
     }
 

@@ -82,26 +82,26 @@ extension CacheIndex {
         }
     }
 
-    /// The failure ledger counted by reason, most frequent first.
-    package func failureCounts() throws(CacheError) -> [(reason: String, count: Int)] {
-        try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT reason, count(*) FROM failures GROUP BY reason ORDER BY 2 DESC, 1", []
-            ) { (reason: $0.text(0) ?? "", count: Int($0.int64(1))) }
+    /// What the failure ledger can be counted by.
+    package enum FailureGrouping: Sendable {
+        case reason
+        /// The URL's host, spelt as `totals("host")` spells it.
+        case host
+
+        var expression: String {
+            switch self {
+            case .reason: "reason"
+            case .host: IndexTotals.host(of: "url")
+            }
         }
     }
 
-    /// The newest `limit` runs, newest first.
-    package func recentRuns(limit: Int) throws(CacheError) -> [RunRecord] {
+    /// The failure ledger's rows counted by `grouping` (as `entries`), most frequent first.
+    package func failureCounts(by grouping: FailureGrouping) throws(CacheError) -> [CacheGroupTotal] {
         try withConnection { connection throws(CacheError) in
             try connection.query(
-                "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT ?",
-                [.int(limit)]
-            ) { row in
-                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
-                return RunRecord(
-                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals)
-            }
+                "SELECT \(grouping.expression), count(*) FROM failures GROUP BY 1 ORDER BY 2 DESC, 1", []
+            ) { CacheGroupTotal(name: $0.text(0) ?? "", entries: Int($0.int64(1)), bytes: 0) }
         }
     }
 }
