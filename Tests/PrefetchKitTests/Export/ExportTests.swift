@@ -130,13 +130,36 @@ import Testing
         #expect(try Self.files(in: folder) == [try Self.md5([fixture.pngKey])[fixture.pngKey]! + ".png", "manifest.json"])
     }
 
-    @Test func aWholeCacheExportTakesEveryOriginalAndNoVariant() throws {
+    /// A body cut short (kept as a partial download for the next run to resume) is not exported.
+    @Test func aWholeCacheExportTakesEveryOriginalAndNoVariantOrPartial() throws {
         let fixture = try Fixture()
+        let cut = try fixture.harness.job("cut", sets: [fixture.harness.set("big", ["/resumable/export-cut/512/90/range"])])
+        let partial = try fixture.harness.run([cut])
+        #expect(partial.report.failures.map(\.reason) == ["truncated_body"])
+        #expect(try DiskCache.open(at: fixture.harness.cachePath, layout: .native).index.partials().count == 1)
+
         let outcome = try fixture.export(["all", "--layout", "sdwebimage", "--cache", "cache"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let keys = [fixture.jpegKey, fixture.pngKey, fixture.bareKey]
         #expect(Set(try Self.entries(in: fixture.harness.folder.path + "/all").keys) == Set(keys))
         #expect(try Self.files(in: fixture.harness.folder.path + "/all").count == 4)
+    }
+
+    /// On another file system (the tmpfs of /dev/shm) the files are copied, not linked.
+    @Test func toAnotherFileSystemTheFilesAreCopied() throws {
+        let fixture = try Fixture()
+        let folder = "/dev/shm/prefetchd-export-test-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = try fixture.export([folder, "--layout", "sdwebimage", "job.yaml"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("0 linked and 3 copied"), "\(outcome.stderr)")
+        let name = try Self.md5([fixture.jpegKey])[fixture.jpegKey]! + ".jpg"
+        let cache = try DiskCache.open(at: fixture.harness.cachePath, layout: .native)
+        let entry = try #require(try cache.lookup(key: fixture.jpegKey))
+        #expect(FileManager.default.contents(atPath: folder + "/" + name) == FileManager.default.contents(atPath: entry.path))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+        #expect((attributes[.referenceCount] as? NSNumber)?.intValue == 1)
+        #expect(try Self.files(in: "/dev/shm").filter { $0.hasPrefix("prefetchd-export-test-") && $0.contains(".tmp-") }.isEmpty)
     }
 
     @Test func aDryRunListsTheFilesAndWritesNothing() throws {
