@@ -12,7 +12,7 @@ enum ExportCommand {
         details: """
             Writes DST with only image files, each named as SDWebImage's SDDiskCacheFileNameForKey
             names its cache key (the lowercase hex MD5 of the key, then `.` and the extension of the
-            URL's path when it has one of at most 222 characters), and manifest.json (layout,
+            URL's path when it has one of at most 222 UTF-16 units), and manifest.json (layout,
             format_version, variant, and entries of key, file, bytes, width, height). With JOB.yaml,
             the job's keys (after each set's cache_key rule) from its cache (or --cache DIR), each
             one not cached listed as `missing URL` on standard output; without, every original
