@@ -35,33 +35,28 @@ package struct ExportSelection: Sendable {
                 selection.missing.append(item.shownURL)
                 continue
             }
-            selection.take(entry, as: item.key, shown: item.shownURL)
+            selection.take(key: item.key, path: entry.path, size: entry.size, isImage: entry.format != nil,
+                           width: entry.width, height: entry.height, shown: item.shownURL)
         }
         return selection
     }
 
-    /// Every original the cache holds, or every original's variant `variant`. Partial downloads are
-    /// not entries and are never taken.
+    /// Every original the cache holds, or every original's variant `variant` (the newest, when the
+    /// set's parameters changed). Partial downloads are not entries and are never taken.
     package static func selectAll(from cache: DiskCache, variant: String?) throws(CacheError) -> ExportSelection {
         var selection = ExportSelection()
-        var newest: [String: CacheEntry] = [:]
-        for entry in try cache.index.allEntries() {
-            guard let key = entry.key else {
-                selection.skipped.append(Skipped(what: entry.relativePath, reason: "no key (found by a rescan; a run gives it one)"))
-                continue
-            }
-            guard entry.variant == variant else { continue }
-            let original = variant == nil ? key : originalKey(ofVariantKey: key)
-            if let kept = newest[original], kept.modifiedAt >= entry.modifiedAt { continue }
-            newest[original] = entry
+        for path in try cache.index.keylessPaths() {
+            selection.skipped.append(Skipped(what: path, reason: "no key (found by a rescan; a run gives it one)"))
         }
-        for key in newest.keys.sorted() {
-            let entry = newest[key]!
-            guard let present = try cache.lookup(CacheLocation(key: entry.key ?? key, relativePath: entry.relativePath)) else {
-                selection.skipped.append(Skipped(what: entry.url ?? key, reason: "its file is gone"))
+        for row in try cache.index.exportRows(variant: variant) {
+            let key = variant == nil ? row.key : originalKey(ofVariantKey: row.key)
+            let path = cache.root + "/" + row.relativePath
+            var info = stat()
+            guard stat(path, &info) == 0, Int64(info.st_size) == row.size else {
+                selection.skipped.append(Skipped(what: key, reason: "its file is gone"))
                 continue
             }
-            selection.take(present, as: key, shown: entry.url ?? key)
+            selection.take(key: key, path: path, size: row.size, isImage: row.isImage, width: row.width, height: row.height)
         }
         return selection
     }
@@ -80,13 +75,13 @@ package struct ExportSelection: Sendable {
         return try cache.lookup(CacheLocation(key: variantKey, relativePath: row.relativePath))
     }
 
-    /// Takes `entry` under `key` when it is an image: a body stored without a check (`validate: none`)
-    /// may be anything, and SDImageCache would fail to decode it.
-    private mutating func take(_ entry: CacheEntry, as key: String, shown: String) {
-        guard entry.format != nil else {
-            skipped.append(Skipped(what: shown, reason: "not known to be an image (stored with validate: none)"))
+    /// Takes the file at `path` under `key` when it is an image: a body stored without a check
+    /// (`validate: none`) may be anything, and SDImageCache would fail to decode it.
+    private mutating func take(key: String, path: String, size: Int64, isImage: Bool, width: Int?, height: Int?, shown: String? = nil) {
+        guard isImage else {
+            skipped.append(Skipped(what: shown ?? key, reason: "not known to be an image (stored with validate: none)"))
             return
         }
-        items.append(Item(key: key, source: entry.path, bytes: entry.size, width: entry.width, height: entry.height))
+        items.append(Item(key: key, source: path, bytes: size, width: width, height: height))
     }
 }

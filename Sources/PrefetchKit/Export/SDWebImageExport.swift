@@ -40,10 +40,7 @@ package enum SDWebImageExport {
             let manifest = ExportManifest(variant: variant, entries: result.files.map {
                 ExportManifest.Entry(key: $0.item.key, file: $0.file, bytes: $0.item.bytes, width: $0.item.width, height: $0.item.height)
             })
-            let manifestPath = staging + "/" + ExportManifest.fileName
-            guard FileManager.default.createFile(atPath: manifestPath, contents: manifest.encoded()) else {
-                throw .failed("write", manifestPath, errno)
-            }
+            try manifest.write(to: staging + "/" + ExportManifest.fileName)
             try folder.publish(staging)
             return result
         } catch {
