@@ -30,7 +30,11 @@ package struct ExportSelection: Sendable {
         var selection = ExportSelection()
         var seen = Set<String>()
         for item in RunPlan(job: job) where seen.insert(item.key).inserted {
-            let entry = if let variant { try cachedVariant(variant, ofKey: item.key, in: cache) } else { try cache.lookup(key: item.key) }
+            let entry = if let variant {
+                try cachedVariant(variant, ofKey: item.key, in: cache)
+            } else {
+                try present(cache.index.entry(relativePath: cache.relativePath(forKey: item.key)))
+            }
             guard let entry else {
                 selection.missing.append(item.shownURL)
                 continue
@@ -51,8 +55,7 @@ package struct ExportSelection: Sendable {
         for row in try cache.index.exportRows(variant: variant) {
             let key = variant == nil ? row.key : originalKey(ofVariantKey: row.key)
             let path = cache.root + "/" + row.relativePath
-            var info = stat()
-            guard stat(path, &info) == 0, Int64(info.st_size) == row.size else {
+            guard isPresent(path, size: row.size) else {
                 selection.skipped.append(Skipped(what: key, reason: "its file is gone"))
                 continue
             }
@@ -69,10 +72,19 @@ package struct ExportSelection: Sendable {
 
     /// The newest variant `name` of the original under `key`, with its file there.
     private static func cachedVariant(_ name: String, ofKey key: String, in cache: DiskCache) throws(CacheError) -> CacheEntry? {
-        guard let row = try cache.variant(named: name, ofOriginalAt: cache.relativePath(forKey: key)), let variantKey = row.key else {
-            return nil
-        }
-        return try cache.lookup(CacheLocation(key: variantKey, relativePath: row.relativePath))
+        try present(cache.variant(named: name, ofOriginalAt: cache.relativePath(forKey: key)))
+    }
+
+    /// `entry` when its file is there with its recorded size. Unlike `DiskCache.lookup`, a stale row
+    /// is left as it is: an export only reads the cache.
+    private static func present(_ entry: CacheEntry?) -> CacheEntry? {
+        guard let entry, isPresent(entry.path, size: entry.size) else { return nil }
+        return entry
+    }
+
+    private static func isPresent(_ path: String, size: Int64) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && Int64(info.st_size) == size
     }
 
     /// Takes the file at `path` under `key` when it is an image: a body stored without a check

@@ -131,6 +131,20 @@ import Testing
     }
 
     /// A body cut short (kept as a partial download for the next run to resume) is not exported.
+    /// An entry whose file went missing is not cached for the export, and its row is left for the
+    /// cache's own tools: an export reads the cache and writes nothing to it.
+    @Test func anEntryWithoutItsFileIsMissingAndItsRowStays() throws {
+        let fixture = try Fixture()
+        let cache = try DiskCache.open(at: fixture.harness.cachePath, layout: .native)
+        let gone = try #require(try cache.index.entry(relativePath: cache.relativePath(forKey: fixture.pngKey)))
+        try FileManager.default.removeItem(atPath: gone.path)
+        let outcome = try fixture.export(["out", "--layout", "sdwebimage", "job.yaml"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "missing \(fixture.harness.url(Self.png + "?w=32&sig=***"))\n")  // sig redacted, as every output shows it
+        #expect(try Self.files(in: fixture.harness.folder.path + "/out").count == 3)
+        #expect(try cache.index.entry(relativePath: gone.relativePath) != nil)
+    }
+
     @Test func aWholeCacheExportTakesEveryOriginalAndNoVariantOrPartial() throws {
         let fixture = try Fixture()
         let cut = try fixture.harness.job("cut", sets: [fixture.harness.set("big", ["/resumable/export-cut/512/90/range"])])
