@@ -73,11 +73,12 @@ enum CacheFileNaming {
     }
 
     /// SDDiskCacheFileNameForKey: lowercase hex MD5 of the UTF-8 key, then "." + the URL's path
-    /// extension when it has one no longer than 222 characters (":" and NUL removed, as SDWebImage does).
+    /// extension when it has one no longer than 222 UTF-16 units, NSString's `length` (":" and NUL
+    /// removed, as SDWebImage does).
     static func sdWebImageFileName(forKey key: String) -> String {
         let hash = CacheDigest.md5Hex(key)
         let ext = pathExtension(of: key).filter { $0 != ":" && $0 != "\0" }
-        guard !ext.isEmpty, ext.count <= sdWebImageMaxExtensionLength else { return hash }
+        guard !ext.isEmpty, ext.utf16.count <= sdWebImageMaxExtensionLength else { return hash }
         return hash + "." + ext
     }
 

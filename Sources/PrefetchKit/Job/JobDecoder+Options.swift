@@ -1,3 +1,5 @@
+import Foundation
+
 extension JobDecoder {
     /// Keys allowed in `defaults:` and, as overrides, in every set.
     static let optionKeys = [
@@ -98,27 +100,69 @@ extension JobDecoder {
     }
 
     private mutating func credentials(_ node: YAMLNode, _ path: String) -> CredentialSettings? {
-        guard let fields = mapping(node, path, allowed: ["username", "password_env"]) else { return nil }
+        guard let fields = mapping(node, path, allowed: Self.credentialKeys) else { return nil }
         return credentials(fields, node, path)
     }
 
-    /// `username` and `password_env` of a mapping already read (`credentials:`, or a `proxy:` mapping).
+    static let credentialKeys = ["username", "password_env", "password_file"]
+
+    /// `username` and one of `password_env` and `password_file` of a mapping already read
+    /// (`credentials:`, or a `proxy:` mapping).
     mutating func credentials(_ fields: [String: YAMLPair], _ node: YAMLNode, _ path: String) -> CredentialSettings? {
-        guard let usernameNode = fields["username"]?.value, let variableNode = fields["password_env"]?.value else {
-            report(node, path, "needs both `username` and `password_env`")
+        let variableNode = fields["password_env"]?.value
+        let fileNode = fields["password_file"]?.value
+        guard let usernameNode = fields["username"]?.value, (variableNode == nil) != (fileNode == nil) else {
+            report(node, path, "needs `username` and one of `password_env` (an environment variable) and `password_file` (a file)")
             return nil
         }
         let username = nonEmptyString(usernameNode, Self.join(path, "username"))
-        guard let variable = nonEmptyString(variableNode, Self.join(path, "password_env")) else { return nil }
+        let secret = if let variableNode {
+            passwordFromEnvironment(variableNode, Self.join(path, "password_env"))
+        } else {
+            fileNode.flatMap { passwordFromFile($0, Self.join(path, "password_file")) }
+        }
+        guard let (source, password) = secret else { return nil }
+        return username.map { CredentialSettings(username: $0, passwordSource: source, password: password) }
+    }
+
+    private mutating func passwordFromEnvironment(_ node: YAMLNode, _ path: String) -> (PasswordSource, String)? {
+        guard let variable = nonEmptyString(node, path) else { return nil }
         guard EnvironmentExpansion.isVariableName(variable) else {
-            report(variableNode, Self.join(path, "password_env"), "`\(variable)` is not an environment variable name")
+            report(node, path, "`\(variable)` is not an environment variable name")
             return nil
         }
         guard let password = expansion.environment[variable] else {
-            report(variableNode, Self.join(path, "password_env"), "environment variable `\(variable)` is not set")
+            report(node, path, "environment variable `\(variable)` is not set")
             return nil
         }
-        return username.map { CredentialSettings(username: $0, passwordVariable: variable, password: password) }
+        return (.environment(variable), password)
+    }
+
+    /// The file's content less one trailing newline (a Kubernetes Secret or a systemd credential
+    /// mounted as a file), read as the job loads, as `password_env`'s variable is; relative to the job
+    /// file's folder.
+    private mutating func passwordFromFile(_ node: YAMLNode, _ path: String) -> (PasswordSource, String)? {
+        guard let name = nonEmptyString(node, path) else { return nil }
+        let resolved = name.hasPrefix("/") || folder.isEmpty ? name : "\(folder)/\(name)"
+        let descriptor = open(resolved, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            report(node, path, "cannot read the password file `\(oneLine(resolved))`: \(String(cString: strerror(errno)))")
+            return nil
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let data = try? handle.readToEnd() ?? Data() else {
+            report(node, path, "cannot read the password file `\(oneLine(resolved))`: not a readable regular file")
+            return nil
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasSuffix("\r\n") { text.removeLast(1) }  // "\r\n" is one Character
+        else if text.hasSuffix("\n") { text.removeLast() }
+        guard !text.isEmpty else {
+            report(node, path, "the password file `\(oneLine(resolved))` is empty")
+            return nil
+        }
+        return (.file(resolved), text)
     }
 
     private mutating func formats(_ node: YAMLNode, _ path: String) -> [ImageFormat]? {

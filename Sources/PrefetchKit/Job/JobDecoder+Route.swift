@@ -4,7 +4,7 @@ import Foundation
 /// and `connect_to`.
 extension JobDecoder {
     static let stallKeys = ["low_speed_limit", "low_speed_time"]
-    static let proxyKeys = ["url", "username", "password_env"]
+    static let proxyKeys = ["url"] + credentialKeys
     static let proxySchemes = ["http", "https", "socks5", "socks5h"]
     static let connectToKeys = ["host", "port", "to"]
 
@@ -40,7 +40,7 @@ extension JobDecoder {
         return complete ? limit : nil
     }
 
-    /// A proxy URL, `none`, or `{url, username, password_env}`; `.some(nil)` is `none`.
+    /// A proxy URL, `none`, or `{url, username, password_env | password_file}`; `.some(nil)` is `none`.
     mutating func proxy(_ node: YAMLNode, _ path: String) -> ProxySettings?? {
         if case .scalar = node.content {
             guard let text = string(node, path) else { return nil }
@@ -54,15 +54,9 @@ extension JobDecoder {
         }
         let url = string(urlNode, Self.join(path, "url")).flatMap { proxyURL($0, urlNode, Self.join(path, "url")) }
         var login: CredentialSettings?
-        switch (fields["username"], fields["password_env"]) {
-        case (nil, nil):
-            break
-        case (_?, _?):
+        if fields["username"] != nil || fields["password_env"] != nil || fields["password_file"] != nil {
             guard let read = self.credentials(fields, node, path) else { return nil }
             login = read
-        default:
-            report(node, path, "needs both `username` and `password_env`, or neither")
-            return nil
         }
         return url.map { ProxySettings(url: $0, credentials: login) }
     }
@@ -78,7 +72,7 @@ extension JobDecoder {
         let authority = text[separator.upperBound...].prefix { $0 != "/" }
         let rest = text[separator.upperBound...].dropFirst(authority.count)
         guard !authority.contains("@") else {
-            report(node, path, "the proxy URL must not hold credentials; give `username` and `password_env` beside `url`")
+            report(node, path, "the proxy URL must not hold credentials; give `username` and `password_env` or `password_file` beside `url`")
             return nil
         }
         guard rest.isEmpty || rest == "/", let components = URLComponents(string: text),

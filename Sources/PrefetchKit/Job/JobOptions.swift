@@ -62,18 +62,33 @@ package struct JobOptions: Sendable, Equatable {
     package init() {}
 }
 
-/// HTTP credentials; the password is read from the environment variable `passwordVariable` when the
-/// job is loaded and is never printed.
+/// HTTP credentials; the password is read from `passwordSource` when the job is loaded and is never
+/// printed.
 package struct CredentialSettings: Sendable, Equatable, CustomStringConvertible {
     package var username: String
-    package var passwordVariable: String
+    package var passwordSource: PasswordSource
     package var password: String
 
-    package var description: String { "\(username) (password from $\(passwordVariable))" }
+    package var description: String { "\(username) (password from \(passwordSource))" }
+}
+
+/// Where a password comes from: `password_env` or `password_file`.
+package enum PasswordSource: Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable's name.
+    case environment(String)
+    /// The file's path, relative paths resolved from the job file's folder.
+    case file(String)
+
+    package var description: String {
+        switch self {
+        case .environment(let variable): "$\(variable)"
+        case .file(let path): "file \(path)"
+        }
+    }
 }
 
 /// A proxy: `url` is `http://`, `https://`, `socks5://` or `socks5h://` with a host and port and no
-/// credentials; those come from `username` and the environment variable `password_env`.
+/// credentials; those come from `username` and `password_env` or `password_file`.
 package struct ProxySettings: Sendable, Equatable, CustomStringConvertible {
     package var url: String
     package var credentials: CredentialSettings?

@@ -65,8 +65,11 @@ package struct VariantSpec: Sendable, Equatable {
     /// The variant's cache key: the original's, then `#variant=NAME;PARAMETERS`. Stable: the same
     /// original and item always give the same key, and changing any parameter gives a new one.
     package func key(forOriginal key: String) -> String {
-        "\(key)#variant=\(name);\(parameters)"
+        "\(key)\(Self.keyMarker)\(name);\(parameters)"
     }
+
+    /// What stands between the original's key and the variant's name in a variant's key.
+    static let keyMarker = "#variant="
 
     /// The largest width and height the variant may have, for libvips (a free side is unbounded).
     var target: (width: Int, height: Int, cover: Bool) {

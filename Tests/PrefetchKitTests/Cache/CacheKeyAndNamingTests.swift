@@ -59,6 +59,16 @@ import Testing
         #expect(CacheFileNaming.sdWebImageFileName(forKey: longest).hasSuffix("." + String(repeating: "b", count: 222)))
     }
 
+    /// SDWebImage measures the extension as NSString does, in UTF-16 units: 120 emoji are 120
+    /// characters but 240 units, and too long; 111 are 222 units, and kept.
+    @Test func sdWebImageMeasuresTheExtensionInUTF16Units() {
+        let emoji = "%F0%9F%98%80"  // U+1F600, two UTF-16 units
+        let tooLong = "https://c.example/x." + String(repeating: emoji, count: 120)
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: tooLong) == CacheDigest.md5Hex(tooLong))
+        let longest = "https://c.example/x." + String(repeating: emoji, count: 111)
+        #expect(CacheFileNaming.sdWebImageFileName(forKey: longest) == CacheDigest.md5Hex(longest) + "." + String(repeating: "\u{1F600}", count: 111))
+    }
+
     @Test func sdWebImageNamesAKeyThatIsNotAURLByItsOwnExtension() {
         #expect(CacheFileNaming.sdWebImageFileName(forKey: "TestImageKey.png").hasSuffix(".png"))
         #expect(CacheFileNaming.sdWebImageFileName(forKey: "TestImageKey") == CacheDigest.md5Hex("TestImageKey"))

@@ -46,7 +46,7 @@ import Testing
         let inherited = job.sets[0].options
         #expect(inherited.stall == StallLimit(bytesPerSecond: 1024, time: .seconds(20)))
         #expect(inherited.proxy == ProxySettings(url: "http://proxy.internal:3128",
-                                                 credentials: CredentialSettings(username: "warm", passwordVariable: "PROXY_PASSWORD", password: "pw")))
+                                                 credentials: CredentialSettings(username: "warm", passwordSource: .environment("PROXY_PASSWORD"), password: "pw")))
         #expect(inherited.noProxy == ["localhost", ".internal.example", "10.0.0.0/8"])
         #expect(inherited.caFile == "\(folder.path)/certs/ca.pem")
         #expect(inherited.connectTo == [
@@ -112,7 +112,7 @@ import Testing
         expectDiagnostic(diagnostics, line: 12, column: 16, keyPath: "sets[1].no_proxy[0]", contains: "`bad host` is not a host name")
         expectDiagnostic(diagnostics, line: 13, column: 14, keyPath: "sets[1].ca_file", contains: "missing.pem` does not exist")
         expectDiagnostic(diagnostics, line: 14, column: 14, keyPath: "sets[1].ca_path", contains: "is not a readable folder")
-        expectDiagnostic(diagnostics, line: 17, column: 12, keyPath: "sets[2].proxy", contains: "needs both `username` and `password_env`")
+        expectDiagnostic(diagnostics, line: 17, column: 12, keyPath: "sets[2].proxy", contains: "needs `username` and one of `password_env` (an environment variable) and `password_file`")
         expectDiagnostic(diagnostics, line: 19, column: 9, keyPath: "sets[2].connect_to[0]", contains: "needs `host`")
         expectDiagnostic(diagnostics, line: 20, column: 17, keyPath: "sets[2].connect_to[1].host", contains: "give the port as `port`")
         expectDiagnostic(diagnostics, line: 20, column: 44, keyPath: "sets[2].connect_to[1].to", contains: "`99999` in `edge:99999` is not a port")

@@ -71,7 +71,7 @@ import Testing
         #expect(options.retryFailed)
         #expect(options.refresh == .stale)
         #expect(options.headers == ["Accept": "image/webp", "X-Shop": "s1"])
-        #expect(options.credentials == CredentialSettings(username: "shop", passwordVariable: "SHOP_PASSWORD", password: "hunter2"))
+        #expect(options.credentials == CredentialSettings(username: "shop", passwordSource: .environment("SHOP_PASSWORD"), password: "hunter2"))
         #expect(options.cookies)
         #expect(options.insecureTLS)
         #expect(options.validate == .header)
@@ -173,7 +173,7 @@ import Testing
         expected.retryFailed = true
         expected.refresh = .always
         expected.headers = ["accept": "image/jpeg", "X-Trace": "1", "X-Extra": "yes"]
-        expected.credentials = CredentialSettings(username: "u", passwordVariable: "PW", password: "secret")
+        expected.credentials = CredentialSettings(username: "u", passwordSource: .environment("PW"), password: "secret")
         expected.cookies = true
         expected.insecureTLS = true
         expected.validate = .sniff

@@ -97,6 +97,9 @@ import Testing
         Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: \"http://proxy.internal\"}\n" + set),
         Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: {username: u, password_env: SHOP_PASSWORD}}\n" + set),
         Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: {url: \"http://p:3128\", username: u}}\n" + set),
+        Refused(keyPath: "defaults.proxy", yaml: "version: 1\ndefaults: {proxy: {url: \"http://p:3128\", password_file: pw}}\n" + set),
+        Refused(keyPath: "defaults.credentials", yaml: "version: 1\ndefaults: {credentials: {username: u, password_env: SHOP_PASSWORD, password_file: pw}}\n" + set),
+        Refused(keyPath: "defaults.credentials.password_file", yaml: "version: 1\ndefaults: {credentials: {username: u, password_file: \"\"}}\n" + set),
         Refused(keyPath: "defaults.proxy.user", yaml: "version: 1\ndefaults: {proxy: {url: \"http://p:3128\", user: u}}\n" + set),
         Refused(keyPath: "defaults.no_proxy[0]", yaml: "version: 1\ndefaults: {no_proxy: [\"*.example.com\"]}\n" + set),
         Refused(keyPath: "defaults.no_proxy", yaml: "version: 1\ndefaults: {no_proxy: \"localhost; .internal\"}\n" + set),
@@ -210,6 +213,7 @@ import Testing
           - name: proxied
             urls: ["http://127.0.0.1:1/c.png"]
             proxy: "HTTP://proxy.internal:3128/"
+            credentials: {username: shop, password_file: secrets/shop-password}
             no_proxy: "localhost, .internal.example"
             connect_to: []
           - name: thumbs
@@ -257,6 +261,7 @@ import Testing
         try folder.write("urls.txt", "http://127.0.0.1:1/a.png\n")
         try folder.write("certs/ca.pem", "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n")
         try folder.write("certs/hashed/.keep", "")
+        try folder.write("secrets/shop-password", "s3cret\n")
         var files: [String] = []
         for (number, yaml) in Self.accepted.enumerated() {
             let file = try folder.write("accepted-\(number).yaml", yaml).path
@@ -291,7 +296,7 @@ import Testing
         #expect(Set(network.keys) == Set(JobDecoder.networkKeys))
         #expect(Set(options.keys) == Set(JobDecoder.optionKeys))
         #expect(Set(set.keys).union(options.keys) == Set(JobDecoder.setKeys))
-        #expect(Set(try properties(options["credentials"]).keys) == ["username", "password_env"])
+        #expect(Set(try properties(options["credentials"]).keys) == Set(JobDecoder.credentialKeys))
         #expect(Set(try properties(options["cache_key"]).keys) == ["drop_params", "strip_query"])
         #expect(Set(try properties(options["stall"]).keys) == Set(JobDecoder.stallKeys))
         let proxyMapping = (options["proxy"]?["anyOf"] as? [[String: Any]])?.last

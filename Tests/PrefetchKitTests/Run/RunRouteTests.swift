@@ -65,4 +65,29 @@ struct RunRouteTests {
         #expect(proxy.requests.isEmpty, "\(proxy.requests)")
         #expect(try harness.server.get("/hits/no-env-proxy").body == Data("1".utf8))
     }
+
+    /// A proxy that asks for credentials gets the password from `password_file` (as a Kubernetes
+    /// Secret mounts it, with a trailing newline); with another password in the file it refuses, and
+    /// the URL fails with the proxy's 407.
+    @Test func aProxyPasswordFromAFileReachesTheProxy() throws {
+        let harness = try RunHarness()
+        let proxy = try ProxyServer(.http, in: harness.folder, auth: "warm:s3cret-pass")
+        defer { proxy.stop() }
+        let mapping = "{ url: \"\(proxy.url())\", username: warm, password_file: secrets/proxy-password }"
+        // retry_failed: the second run tries again the URL the first one ledgered.
+        let job = try harness.job(defaults: ["proxy": mapping, "retry_failed": "true"], sets: [harness.set("via", ["/count/secret-file"])])
+
+        try harness.folder.write("secrets/proxy-password", "wrong-pass\n")
+        let refused = try harness.run([job])
+        try harness.folder.write("secrets/proxy-password", "s3cret-pass\n")
+        let carried = try harness.run([job])
+
+        #expect(refused.report.failures.map(\.httpStatus) == [407], "\(refused.report.failures)")
+        #expect(carried.report.failures.isEmpty, "\(carried.report.failures)")
+        #expect(carried.report.totals.fetched == 1)
+        #expect(try harness.server.get("/hits/secret-file").body == Data("1".utf8))
+        let carriedLines = proxy.requests.filter { $0.hasPrefix("GET ") }
+        #expect(carriedLines == ["GET \(harness.url("/count/secret-file"))"], "\(proxy.requests)")
+        #expect(proxy.requests.contains { $0.hasPrefix("DENIED") }, "\(proxy.requests)")
+    }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Why an export could not be written; each prints as one sentence.
+package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The destination holds a file no previous export wrote (the first such name).
+    case foreignFolder(String, String)
+    case notAFolder(String)
+    /// The operation, its path, and the system's reason.
+    case fileSystem(String, String, String)
+
+    /// `operation` on `path` failed with `code` (an errno value).
+    static func failed(_ operation: String, _ path: String, _ code: Int32) -> ExportError {
+        .fileSystem(operation, path, String(cString: strerror(code)))
+    }
+
+    package var description: String {
+        switch self {
+        case .foreignFolder(let path, let name):
+            "\(path) holds \(name), which no export wrote (an export replaces only a folder it made, with its "
+                + "\(ExportManifest.fileName)); give a new or empty folder"
+        case .notAFolder(let path):
+            "\(path) exists and is not a folder"
+        case .fileSystem(let operation, let path, let reason):
+            "cannot \(operation) \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PrefetchKit
+
+/// `prefetchd export`: a folder of cached images an iOS app bundles for SDImageCache.
+enum ExportCommand {
+    static let usage = "export DST --layout sdwebimage [JOB.yaml | --cache DIR] [--variant NAME] [--dry-run]"
+
+    static let spec = CommandSpec(
+        name: "export",
+        synopsis: usage,
+        summary: "Write cached images to a folder an iOS app bundles as an SDImageCache read-only path.",
+        details: """
+            Writes DST with only image files, each named as SDWebImage's SDDiskCacheFileNameForKey
+            names its cache key (the lowercase hex MD5 of the key, then `.` and the extension of the
+            URL's path when it has one of at most 222 UTF-16 units), and manifest.json (layout,
+            format_version, variant, and entries of key, file, bytes, width, height). With JOB.yaml,
+            the job's keys (after each set's cache_key rule) from its cache (or --cache DIR), each
+            one not cached listed as `missing URL` on standard output; without, every original
+            entry of the cache at --cache DIR. Entries without a key (found by a rescan) or stored
+            with validate: none are left out and told on stderr; partial downloads never count.
+            With --variant NAME, each original's variant NAME is written under the original's key,
+            so the app finds the thumbnail under the URL it asks for. Files are hard-linked from
+            the cache when DST is on its file system, copied otherwise, into DST.tmp-XXXXXX beside
+            DST, which then takes DST's place in one rename: a new or empty DST is renamed onto,
+            a previous export (its manifest.json, and no file it does not list) is swapped in one
+            step and removed; a DST holding anything else is refused. Reads the cache only: no
+            network, no writes to it, not counted as a use. With --dry-run, prints `FILE KEY` for
+            each file and writes nothing. Exit 0 when every key was exported, 1 when some are not
+            cached (the rest are exported) or no cache is there, 2 for a bad command line, job file
+            or DST, 3 when the cache is unusable or DST cannot be written.
+            """,
+        options: [
+            .value("layout", "LAYOUT", "How the files are named: sdwebimage (the only one).", choices: ["sdwebimage"]),
+            .value("cache", "DIR", "Cache folder to export from; overrides the job file's cache.path (default without a job: "
+                       + ".prefetchd-cache, or $PREFETCHD_CACHE_DIR)."),
+            .value("variant", "NAME", "Export each original's variant NAME, under the original's key."),
+            SharedOptions.dryRun,
+        ],
+        examples: [
+            "prefetchd export Resources/PrefetchedImages --layout sdwebimage jobs/catalog.yaml",
+            "prefetchd export build/thumbs --layout sdwebimage --cache /var/cache/prefetchd --variant thumb",
+        ],
+        execute: execute
+    )
+
+    private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
+        guard (1...2).contains(arguments.positionals.count), let destination = arguments.positionals.first else {
+            throw UsageError("export: give the destination folder and at most one job file (usage: prefetchd \(usage))")
+        }
+        guard arguments.value("layout") != nil else {
+            throw UsageError("export: give --layout sdwebimage (usage: prefetchd \(usage))")
+        }
+        let job = try arguments.positionals.dropFirst().first.map {
+            try JobFile.load(path: $0, environment: ProcessInfo.processInfo.environment)
+        }
+        let folder: ExportFolder
+        do {
+            folder = try ExportFolder(path: destination)
+        } catch {
+            throw UsageError("export: \(error)")
+        }
+        let jobCache = arguments.value("cache") == nil ? job?.cache.path : nil
+        let cachePath = jobCache ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
+        guard let cache = try DiskCache.openExisting(at: cachePath, for: .read) else {
+            diagnostics.report(.failure, "prefetchd export: no cache at \(cachePath)")
+            return
+        }
+        let variant = arguments.value("variant")
+        let selection = try job.map { try ExportSelection.select($0, from: cache, variant: variant) }
+            ?? ExportSelection.selectAll(from: cache, variant: variant)
+        for url in selection.missing {
+            Console.out("missing \(url)" + (variant.map { " variant \($0)" } ?? "") + "\n")
+        }
+        if !selection.missing.isEmpty { diagnostics.report(.failure) }
+        for skipped in selection.skipped {
+            Console.error("prefetchd export: left out \(skipped.what): \(skipped.reason)\n")
+        }
+        if arguments.has("dry-run") {
+            for planned in SDWebImageExport.plan(selection) { Console.out("\(planned.file) \(planned.item.key)\n") }
+            return
+        }
+        let result = try SDWebImageExport.write(selection, variant: variant, to: folder)
+        Console.error("prefetchd export: \(counted(result.files.count, "file")) (\(ByteFormat.human(result.bytes))), "
+            + "\(result.linked) linked and \(result.copied) copied, in \(folder.path)"
+            + (selection.missing.isEmpty ? "" : "; \(selection.missing.count) not cached") + "\n")
+    }
+}

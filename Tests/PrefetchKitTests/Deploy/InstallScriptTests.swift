@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// `scripts/install PREFIX` into a temporary prefix: the binary runs from there, the units and the
+/// crontab name it there and nowhere else, the docs are beside it; `DESTDIR` stages without changing
+/// the paths the files name. (SystemdAnalyzeTests verifies the installed units with systemd.)
+@Suite(.timeLimit(.minutes(3))) struct InstallScriptTests {
+    static let shipped = ["prefetchd-clean.service", "prefetchd-clean.timer", "prefetchd-run@.service", "prefetchd-run@.timer"]
+
+    @Test func theInstalledBinaryRunsAndTheUnitsNameIt() throws {
+        let folder = try TemporaryDirectory()
+        let prefix = folder.path + "/prefix"
+        let outcome = try InstallScript.install(prefix: prefix)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+
+        let installed = Process()
+        installed.executableURL = URL(fileURLWithPath: prefix + "/bin/prefetchd")
+        installed.arguments = ["--version"]
+        let printed = try Binary.outcome(of: installed)
+        #expect(printed.status == 0 && printed.stdout == "prefetchd \(PrefetchVersion.string)\n", "\(printed.stdout)\(printed.stderr)")
+
+        for name in Self.shipped {
+            let text = try String(contentsOfFile: prefix + "/lib/systemd/system/" + name, encoding: .utf8)
+            #expect(!text.contains("/usr/local/bin/prefetchd"), "\(name) still names /usr/local/bin/prefetchd")
+            let commands = text.split(separator: "\n").filter { $0.hasPrefix("ExecStart") }
+            #expect(name.hasSuffix(".timer") || !commands.isEmpty)
+            for command in commands {
+                #expect(command.split(separator: "=", maxSplits: 1).last?.hasPrefix(prefix + "/bin/prefetchd ") == true, "\(name): \(command)")
+            }
+        }
+        let crontab = try String(contentsOfFile: prefix + "/share/prefetchd/prefetchd.crontab", encoding: .utf8)
+        let jobs = crontab.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(jobs.count == 2)
+        for line in jobs {
+            #expect(line.split(separator: " ").dropFirst(5).first == Substring(prefix + "/bin/prefetchd"), "\(line)")
+        }
+        #expect(FileManager.default.fileExists(atPath: prefix + "/share/prefetchd/prefetchd.logrotate"))
+        for doc in ["README.md", "docs/ARCHITECTURE.md", "docs/job.schema.json", "jobs/catalog.yaml"] {
+            #expect(FileManager.default.contents(atPath: prefix + "/share/doc/prefetchd/" + doc)
+                        == FileManager.default.contents(atPath: InstallScript.repository.path + "/" + doc), "\(doc)")
+        }
+        let manPage = InstallScript.repository.path + "/docs/prefetchd.1"
+        #expect(FileManager.default.fileExists(atPath: prefix + "/share/man/man1/prefetchd.1") == FileManager.default.fileExists(atPath: manPage))
+    }
+
+    @Test func destdirStagesTheFilesButTheyNameThePrefix() throws {
+        let folder = try TemporaryDirectory()
+        let outcome = try InstallScript.run(["--binary", Binary.url.path, "/opt/prefetchd"], environment: ["DESTDIR": folder.path + "/stage"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let staged = folder.path + "/stage/opt/prefetchd"
+        #expect(FileManager.default.isExecutableFile(atPath: staged + "/bin/prefetchd"))
+        let service = try String(contentsOfFile: staged + "/lib/systemd/system/prefetchd-clean.service", encoding: .utf8)
+        #expect(service.contains("ExecStart=/opt/prefetchd/bin/prefetchd clean"))
+        #expect(!service.contains(folder.path))
+    }
+
+    @Test func helpAndMistakes() throws {
+        let help = try InstallScript.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("Usage: scripts/install [--binary FILE] [--destdir DIR] PREFIX"))
+        let relative = try InstallScript.run(["--binary", Binary.url.path, "relative/prefix"])
+        #expect(relative.status == 2 && relative.stderr.contains("absolute path"))
+        let unknown = try InstallScript.run(["--prefix", "/opt"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown option --prefix"))
+    }
+}
