@@ -11,7 +11,8 @@ enum StatsJSON {
                            "entries": $0.entries, "bytes": $0.bytes] }
         }
         let run = { (run: RunRecord) -> [String: Any] in
-            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals]
+            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals,
+             "shard": run.shard?.label ?? NSNull()]
         }
         let object: [String: Any] = [
             "format_version": PrefetchVersion.machineFormat,

@@ -26,10 +26,11 @@ enum StatsText {
         lines += ["", "failure ledger by reason"]
         lines += stats.failures.isEmpty ? ["  (none)"] : stats.failures.map { "  \(pad(String($0.entries), 8)) \($0.name)" }
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)
-                  + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + "job"]
+                  + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + pad("shard", 8) + "job"]
         lines += stats.runs.map { run in
             "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(String(format: "%.1f s", run.duration), 10)
-                + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined() + run.job
+                + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined()
+                + pad(run.shard?.label ?? "-", 8) + run.job
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n") + "\n"

@@ -97,11 +97,7 @@ extension CacheIndex {
             try connection.query(
                 "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT ?",
                 [.int(limit)]
-            ) { row in
-                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
-                return RunRecord(
-                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals)
-            }
+            ) { RunRecord(row: $0) }
         }
     }
 }

@@ -7,24 +7,50 @@ package struct RunRecord: Sendable, Equatable {
     package var duration: TimeInterval
     /// The report's totals: requested, unique, fetched, cached, revalidated, failed, skipped, bytes.
     package var totals: [String: Int]
+    /// The shard the run handled; nil for the whole job.
+    package var shard: Shard?
+
+    package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int], shard: Shard? = nil) {
+        self.job = job
+        self.started = started
+        self.duration = duration
+        self.totals = totals
+        self.shard = shard
+    }
+
+    /// The runs table keeps the shard in the `totals` JSON object, as two more whole numbers beside the
+    /// counts, so the schema stays as it was and an earlier prefetchd still reads the row.
+    private static let shardIndexKey = "shard_index", shardCountKey = "shard_count"
+
+    /// The `totals` column's text.
+    var storedTotals: String {
+        var stored = totals
+        if let shard {
+            stored[Self.shardIndexKey] = shard.index
+            stored[Self.shardCountKey] = shard.count
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding [String: Int] cannot fail; keep the row rather than lose the run.
+        return (try? encoder.encode(stored)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A row selected as `job, started_at, duration_s, totals`.
+    init(row: IndexStatement) {
+        var totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
+        let index = totals.removeValue(forKey: Self.shardIndexKey), count = totals.removeValue(forKey: Self.shardCountKey)
+        self.init(job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals,
+                  shard: index.flatMap { index in count.flatMap { Shard(index: index, count: $0) } })
+    }
 }
 
 /// The runs table; the meta table's `last_run` names the newest row.
 extension CacheIndex {
     package func recordRun(_ run: RunRecord) throws(CacheError) {
-        let totals: String
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            totals = String(decoding: try encoder.encode(run.totals), as: UTF8.self)
-        } catch {
-            // Encoding [String: Int] cannot fail; keep the row rather than lose the run.
-            totals = "{}"
-        }
         try withConnection { connection throws(CacheError) in
             try connection.write(
                 "INSERT INTO runs(job, started_at, duration_s, totals) VALUES(?, ?, ?, ?)",
-                [.text(run.job), .date(run.started), .real(run.duration), .text(totals)])
+                [.text(run.job), .date(run.started), .real(run.duration), .text(run.storedTotals)])
             try connection.write(
                 """
                 INSERT INTO meta(key, value) VALUES('last_run', CAST(last_insert_rowid() AS TEXT))
@@ -35,15 +61,6 @@ extension CacheIndex {
 
     /// The newest recorded run.
     package func lastRun() throws(CacheError) -> RunRecord? {
-        try withConnection { connection throws(CacheError) in
-            try connection.query(
-                "SELECT job, started_at, duration_s, totals FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", []
-            ) { row in
-                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
-                return RunRecord(
-                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2),
-                    totals: totals)
-            }.first
-        }
+        try recentRuns(limit: 1).first
     }
 }
