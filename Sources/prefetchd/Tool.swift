@@ -9,7 +9,7 @@ import Glibc
 enum Tool {
     static let commands: [CommandSpec] = [
         RunCommand.spec, CleanCommand.spec, StatsCommand.spec, CheckCommand.spec,
-        VerifyCommand.spec, PathCommand.spec, RemoveCommand.spec, FsckCommand.spec,
+        VerifyCommand.spec, PathCommand.spec, RemoveCommand.spec, FsckCommand.spec, MergeCommand.spec,
     ]
 
     static func main(_ arguments: [String]) -> ExitStatus {

@@ -18,6 +18,11 @@ package struct RunRecord: Sendable, Equatable {
         self.shard = shard
     }
 
+    /// What tells two records of one run apart from records of others.
+    var identity: String {
+        "\(job)\u{0}\(started.timeIntervalSince1970)\u{0}\(duration)\u{0}\(storedTotals)"
+    }
+
     /// The runs table keeps the shard in the `totals` JSON object, as two more whole numbers beside the
     /// counts, so the schema stays as it was and an earlier prefetchd still reads the row.
     private static let shardIndexKey = "shard_index", shardCountKey = "shard_count"
