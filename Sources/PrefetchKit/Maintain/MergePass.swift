@@ -63,6 +63,7 @@ struct MergePass {
             return false
         }
         guard let cache = target.cache else {
+            target.plan(entry)
             count(planned, entry, linked: !options.copy && device(of: entry.path) == target.device, into: &report)
             return true
         }

@@ -8,6 +8,8 @@ final class MergeTarget: Sendable {
     let cache: DiskCache?
     /// A dry run's read-only view of an existing destination.
     private let snapshot: CacheIndex?
+    /// A dry run's entries planned so far, by relative path: what a later source is weighed against.
+    private let planned = Locked<[String: EntryStamp]>([:])
     /// The file system the destination is on (its nearest existing folder's, when it is not there yet).
     let device: UInt64
 
@@ -38,10 +40,16 @@ final class MergeTarget: Sendable {
         }
     }
 
-    /// The destination's row at `relativePath` as it stands now.
+    /// The destination's row at `relativePath` as it stands now (for a dry run, as planned so far).
     func stamp(relativePath: String) throws(MergeError) -> EntryStamp? {
+        if cache == nil, let stamp = planned.withLock({ $0[relativePath] }) { return stamp }
         guard let index = cache?.index ?? snapshot else { return nil }
         return try merging { () throws(CacheError) in try index.stamp(relativePath: relativePath) }
+    }
+
+    /// A dry run's note that `entry` would be taken.
+    func plan(_ entry: CacheEntry) {
+        planned.withLock { $0[entry.relativePath] = EntryStamp(modifiedAt: entry.modifiedAt, checksum: entry.checksum) }
     }
 
     /// Commits what the last batch holds.
