@@ -47,9 +47,9 @@ struct MergePass {
     }
 
     /// Whether the destination holds (or, taken now, will hold) the variant's original in the body the
-    /// source made it from.
+    /// source made it from; a variant whose source kept no original (`keep_original: false`) goes alone.
     private func madeFromHeldBody(_ variant: CacheEntry, checksums: [String: String?]) throws(MergeError) -> Bool {
-        guard let original = variant.variantOf, let checksum = checksums[original] else { return false }
+        guard let original = variant.variantOf, let checksum = checksums[original] else { return true }
         if takenOriginals.contains(original) { return true }
         return try target.stamp(relativePath: original).map { $0.checksum == checksum } ?? false
     }

@@ -92,6 +92,53 @@ struct MergeTests {
         }
     }
 
+    @Test func variantsComeWithTheBodyTheyWereMadeFrom() throws {
+        // Given a cache with an original one pixel wide and its variant, and one with it five wide and its own
+        let harness = try RunHarness()
+        let key = harness.url("/image/varied")
+        let job = try harness.job(sets: [harness.set("s", ["/image/varied"], ["variants: [{name: small, max_pixel_size: 8}]"])])
+        let narrow = harness.folder.path + "/narrow", wide = harness.folder.path + "/wide"
+        _ = try run(harness, job, into: narrow)
+        _ = try harness.server.get("/set-width/varied/5")
+        _ = try run(harness, job, into: wide)
+
+        // When the narrow cache is merged into a new one, and then into a copy of the wide one
+        let fresh = harness.folder.path + "/fresh", held = harness.folder.path + "/held"
+        let first = try Binary.run(["merge", narrow, "--into", fresh])
+        #expect(try Binary.run(["merge", wide, "--into", held]).status == 0)
+        let second = try Binary.run(["merge", narrow, "--into", held])
+
+        // Then the new one holds the original and its variant, linked to it, as `path --variant` finds it
+        #expect(first.status == 0 && first.stderr.contains("2 added"), "\(first.stderr)")
+        let cache = try DiskCache.open(at: fresh, layout: .native)
+        let original = try #require(try cache.lookup(key: key))
+        #expect(try cache.variant(named: "small", ofOriginalAt: original.relativePath) != nil)
+        let path = try Binary.run(["path", key, "--variant", "small", "--cache", fresh])
+        #expect(path.status == 0 && path.stdout.hasPrefix(fresh + "/"), "\(path.stdout)\(path.stderr)")
+        // and the wide cache keeps its own original and variant: the narrow variant is of another body
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("0 added, 0 replaced, 1 skipped") && second.stderr.contains("1 variants of another body left out"),
+                "\(second.stderr)")
+        let heldCache = try DiskCache.open(at: held, layout: .native)
+        let wideOriginal = try #require(try heldCache.lookup(key: key))
+        #expect(wideOriginal.width == 5)
+        let variant = try #require(try heldCache.variant(named: "small", ofOriginalAt: wideOriginal.relativePath))
+        #expect(variant.checksum == (try DiskCache.open(at: wide, layout: .native).variant(named: "small", ofOriginalAt: wideOriginal.relativePath))?.checksum)
+    }
+
+    @Test func aMergeWithoutSourcesOrDestinationIsAUsageError() throws {
+        try TemporaryDirectory.withPath { folder in
+            try storePNGs(at: folder + "/a", count: 1)
+            for arguments in [["merge", folder + "/a"], ["merge", "--into", folder + "/d"], ["merge", folder + "/a", "--into", folder + "/a"]] {
+                let merge = try Binary.run(arguments)
+                #expect(merge.status == 2 && merge.unstampedStderr.split(separator: "\n").count == 1, "\(arguments): \(merge.stderr)")
+            }
+            let missing = try Binary.run(["merge", folder + "/nothing", "--into", folder + "/d"])
+            #expect(missing.status == 3 && missing.stderr.contains("no prefetchd cache"), "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/d"))
+        }
+    }
+
     @Test func failureLedgersAndRunHistoriesAreMergedOnceWhateverTheReruns() throws {
         // Given two caches, each with a failure of its own and a run
         let harness = try RunHarness()
