@@ -3,10 +3,10 @@ import Foundation
 /// `prefetchd merge SRC... --into DST`: folds other caches (a fleet's shard caches) into one.
 ///
 /// The sources are read through read-only snapshots of their indexes and never written; each entry's
-/// file is hard-linked into the destination's `tmp/` (copied when the file systems differ, or with
-/// `copy`), checked for its size, then renamed under its final name and its row written under the
-/// index's write lock, in the batch transaction every store uses, so a `run` beside it on the
-/// destination is ordered against it and a key it stored meanwhile is seen. A key both hold goes to the
+/// file, checked for its size, is hard-linked under its final name (copied when the file systems
+/// differ, or with `copy`: `BodyPlacement`) and its row written, both under the index's write lock, in
+/// the batch transaction every store uses, so a `run` beside it on the destination is ordered against
+/// it and a key it stored meanwhile is seen. A key both hold goes to the
 /// newer fetch (`modified_at`, the last fetch or revalidation; `fetched_at` is the first fetch, kept
 /// when a key is fetched again); a tie keeps what the destination holds, so a rerun after a kill takes
 /// only what is still missing. The destination's clean lock is held throughout, so no clean runs beside it.

@@ -67,30 +67,25 @@ struct MergePass {
             count(planned, entry, linked: !options.copy && device(of: entry.path) == target.device, into: &report)
             return true
         }
-        let staged: StagedBody
-        do {
-            staged = try StagedBody(source: entry.path, in: cache, link: !options.copy)
-        } catch .fileSystem(operation: _, path: _, errno: ENOENT) {
-            count(.unreadable, entry, linked: false, into: &report)
-            return false
-        } catch {
-            throw .maintenance(.cache(error))
-        }
+        // Checked before the placement: a row whose file is gone or of another size is not carried.
         var info = stat()
-        guard stat(staged.path, &info) == 0, Int64(info.st_size) == entry.size else {
+        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
             count(.unreadable, entry, linked: false, into: &report)
             return false
         }
         var placed = entry
         placed.path = cache.root + "/" + entry.relativePath
         var decided = planned
+        var linked = false
         let taken = try merging { () throws(CacheError) in
             try cache.index.merge(placed, freshness: freshness, accept: {
                 decided = Self.decide($0, entry)
                 return decided != .skip
-            }, place: { () throws(CacheError) in try staged.place(at: placed.path) })
+            }, place: { () throws(CacheError) in
+                linked = try BodyPlacement.place(entry.path, at: placed.path, in: cache, link: !options.copy)
+            })
         }
-        count(taken ? decided : .skip, entry, linked: staged.linked, into: &report)
+        count(taken ? decided : .skip, entry, linked: linked, into: &report)
         return taken
     }
 
