@@ -17,8 +17,9 @@ enum MergeCommand {
             caches must share one layout; DST is made with it when missing. SRC caches are read
             through read-only snapshots and never changed (a linked file is shared, not modified);
             they must not be written while they are merged. DST's clean lock is held throughout (a
-            clean waits, a merge waits up to 10 s for a clean), and its index writes share the lock
-            every store takes, so a run on DST may go on beside it. The last line sums it up.
+            clean or remove started meanwhile waits up to 10 s, then exits 3; a merge waits as long
+            for one), and its index writes share the lock every store takes, so a run on DST may go
+            on beside it. The last line sums it up.
             Exit 0 when merged, 2 for a command line that cannot be obeyed (caches of different
             layouts, DST among the sources), 3 when a cache is unusable, a SRC holds no cache, or
             the lock is held too long.
