@@ -9,7 +9,7 @@
 # - prefetchd: `prefetchd merge S1 S2 S3 --into DST` (DST missing: merge makes it). Hard links.
 # - floor: `cp -a` of an empty cache (CACHEDIR.TAG, its 256 fan-out folders and an empty index made
 #   by prefetchd, outside the timing) to DST, then `cp -al S/?? DST/` for each shard (hard links of
-#   every entry file into the fan-out folders), then one sqlite3 CLI session:
+#   every entry file into the fan-out folders), then one sqlite3 CLI invocation:
 #   ATTACH each shard's index.sqlite; BEGIN; INSERT INTO entries(<every column but id>) SELECT the same
 #   FROM each shard's entries; COMMIT. The floor does less than merge: no newer-fetch test per key, no
 #   temp name and rename (no partial file under a final name), no size check, no running totals or
