@@ -229,7 +229,7 @@ struct MergeTests {
         }
     }
 
-    @Test func aMergeKilledPartWayAndRunAgainLosesAndDuplicatesNothing() throws {
+    @Test func aMergeKilledPartWayAndRunAgainLosesNothingAndAddsNothingTwice() throws {
         try TemporaryDirectory.withPath { folder in
             // Given three caches of 2,000 entries each
             let sources = (0..<3).map { folder + "/source\($0)" }
