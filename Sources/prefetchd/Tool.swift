@@ -9,7 +9,7 @@ import Glibc
 enum Tool {
     static let commands: [CommandSpec] = [
         RunCommand.spec, CleanCommand.spec, StatsCommand.spec, CheckCommand.spec,
-        VerifyCommand.spec, PathCommand.spec, RemoveCommand.spec, FsckCommand.spec, ExportCommand.spec,
+        VerifyCommand.spec, PathCommand.spec, RemoveCommand.spec, FsckCommand.spec, MergeCommand.spec, ExportCommand.spec,
     ]
 
     static func main(_ arguments: [String]) -> ExitStatus {

@@ -6,7 +6,7 @@ package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertib
     case cache(CacheError)
     /// The folder holds no prefetchd cache (no CACHEDIR.TAG with a layout).
     case noCache(path: String)
-    /// Another `clean` holds the cache's lock file past the wait.
+    /// Another `clean`, `remove` or `merge` holds the cache's lock file past the wait.
     case lockHeld(path: String, holder: Int32?, waited: TimeInterval)
     /// Other processes kept the index's write lock past the wait.
     case indexBusy(path: String, waited: TimeInterval)
@@ -20,7 +20,7 @@ package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertib
         case .noCache(let path):
             "There is no prefetchd cache at \(path) (no CACHEDIR.TAG naming a layout); nothing was done."
         case .lockHeld(let path, let holder, let waited):
-            "Another clean\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after \(Int(waited)) s, nothing was changed."
+            "Another clean, remove or merge\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after \(Int(waited)) s, nothing was changed."
         case .indexBusy(let path, let waited):
             "The index \(path) stayed locked by other processes for \(Int(waited)) s; stopped, the cache is consistent."
         case .output(let message):

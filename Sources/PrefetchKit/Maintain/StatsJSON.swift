@@ -12,7 +12,7 @@ enum StatsJSON {
         }
         let run = { (run: RunRecord) -> [String: Any] in
             ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals,
-             "outcome": run.outcome ?? NSNull()]
+             "outcome": run.outcome ?? NSNull(), "shard": run.shard?.label ?? NSNull()]
         }
         let object: [String: Any] = [
             "format_version": PrefetchVersion.machineFormat,

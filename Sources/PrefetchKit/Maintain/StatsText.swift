@@ -29,10 +29,11 @@ enum StatsText {
         lines += counts(stats.failuresByHost)
         lines += ["", "last clean", "  " + (stats.lastClean.map(clean) ?? "(none)")]
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)
-                  + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + "job"]
+                  + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + pad("shard", 8) + "job"]
         lines += stats.runs.map { run in
             "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(StatsSpelling.seconds(run.duration), 10)
-                + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined() + run.job
+                + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined()
+                + pad(run.shard?.label ?? "-", 8) + run.job
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n") + "\n"

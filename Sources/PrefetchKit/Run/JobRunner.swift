@@ -67,6 +67,7 @@ package final class JobRunner: Sendable {
         let results = try run(jobs, scratches: &scratches)
         var combined = Self.combine(results.outcomes, jobs: jobs, started: started)
         combined.report.rateWaitSeconds = results.rateWait
+        combined.report.shard = ShardLabel(options.settings.shard)
         combined.outputFailures = writeReports(combined)
         return combined
     }

@@ -6,7 +6,7 @@ extension Prefetcher {
     func schedule(_ item: PlanItem) throws(CacheError) {
         guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else { return }
         let setName = plan.sets[item.setIndex].name
-        guard settings.shard.contains(key: item.key) else {
+        guard settings.shard?.contains(key: item.key) ?? true else {
             settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
             return
         }

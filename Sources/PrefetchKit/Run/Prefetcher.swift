@@ -235,7 +235,7 @@ package final class Prefetcher: Sendable {
             "requested": totals.requested, "unique": totals.unique, "fetched": totals.fetched,
             "cached": totals.cached, "revalidated": totals.revalidated, "failed": totals.failed,
             "ledgered": totals.ledgered, "skipped": totals.skipped, "bytes": Int(totals.bytes),
-        ], outcome: report.outcome))
+        ], outcome: report.outcome, shard: settings.shard))
         try cache.flush()
     }
 }

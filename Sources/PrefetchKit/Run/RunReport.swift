@@ -20,6 +20,8 @@ package struct RunReport: Sendable, Equatable, Codable {
     /// by 429s, 503s and `Retry-After`): wall time in which at least one transfer that had room to
     /// start was held by a limit, or one was paused for its bytes.
     package var rateWaitSeconds = 0.0
+    /// The shard the run handled (`K/N`); null for the whole job.
+    package var shard = ShardLabel(nil)
 
     package init(job: String, started: Date, durationSeconds: Double, totals: RunTotals,
                 failures: [RunFailure], outcome: String, warnings: [String: Int] = [:]) {
@@ -33,7 +35,7 @@ package struct RunReport: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case job, started, totals, failures, outcome, warnings
+        case job, started, totals, failures, outcome, warnings, shard
         case formatVersion = "format_version"
         case durationSeconds = "duration_s"
         case rateWaitSeconds = "rate_wait_s"
@@ -55,6 +57,25 @@ package struct RunReport: Sendable, Equatable, Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers and arrays of them always encode.
         return (try? encoder.encode(self)).map { $0 + Data("\n".utf8) } ?? Data()
+    }
+}
+
+/// A report's `shard`: `"K/N"`, or null (not left out) for the whole job.
+package struct ShardLabel: Sendable, Equatable, Codable {
+    package let text: String?
+
+    package init(_ shard: Shard?) {
+        text = shard?.label
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        text = container.decodeNil() ? nil : try container.decode(String.self)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let text { try container.encode(text) } else { try container.encodeNil() }
     }
 }
 

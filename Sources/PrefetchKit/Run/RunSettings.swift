@@ -2,8 +2,8 @@
 package struct RunSettings: Sendable {
     /// `--concurrency`: overrides every set's `concurrency`.
     package var concurrency: Int?
-    /// `--shard K/N`.
-    package var shard = Shard.all
+    /// `--shard K/N` or the environment's shard (`ShardEnvironment`); nil for the whole job.
+    package var shard: Shard?
     /// `--dry-run`: decide, print, change nothing.
     package var dryRun = false
     /// The first retry waits this long, doubling per attempt (curl's 1 s); tests shorten it.

@@ -27,7 +27,7 @@ enum RunCommand {
         options: [
             SharedOptions.cache,
             .value("concurrency", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency (fewer, with a note, when the open-file limit cannot hold them)."),
-            .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped."),
+            .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped. Without it, JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it) with PREFETCHD_SHARDS=N selects shard index+1 of N; both given must agree."),
             .flag("dry-run", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
             .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
             .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards."),
@@ -62,11 +62,10 @@ enum RunCommand {
             }
             options.settings.concurrency = value
         }
-        if let text = arguments.value("shard") {
-            guard let shard = Shard(text) else {
-                throw UsageError("run: --shard must be K/N with 1 <= K <= N, like 2/4, not '\(text)'")
-            }
-            options.settings.shard = shard
+        do {
+            options.settings.shard = try ShardEnvironment.resolve(option: arguments.value("shard"), environment: options.environment)
+        } catch {
+            throw UsageError("run: \(error)")
         }
         options.settings.dryRun = arguments.has("dry-run")
         options.reportPath = arguments.value("report")

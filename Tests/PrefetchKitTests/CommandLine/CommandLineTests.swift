@@ -3,7 +3,7 @@ import Testing
 
 /// The executable's command line: every command parses, help answers, mistakes exit 2.
 @Suite(.timeLimit(.minutes(3))) struct CommandLineTests {
-    static let commands = ["run", "clean", "stats", "check", "verify", "path", "remove", "fsck", "export"]
+    static let commands = ["run", "clean", "stats", "check", "verify", "path", "remove", "fsck", "merge", "export"]
 
     @Test func toolHelpListsEveryCommand() throws {
         let outcome = try Binary.run(["--help"])

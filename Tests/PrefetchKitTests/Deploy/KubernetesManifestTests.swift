@@ -112,9 +112,7 @@ import Testing
     }
 
     /// Each `prefetchd COMMAND ... --option` in the containers' scripts is a command the binary has,
-    /// and its --help names each option. `merge` comes with the branch that builds it: until then it
-    /// is a known issue here, and once it exists the known issue not happening fails this test, so
-    /// that the wrapper goes.
+    /// and its --help names each option.
     @Test func theContainersRunCommandsAndOptionsThatExist() throws {
         let output = try TemporaryDirectory()
         let scripts = Self.containers(try Self.render(into: output).documents).filter { ($0["image"] as? String)?.hasPrefix("prefetchd") == true }
@@ -127,18 +125,11 @@ import Testing
         }
         #expect(Set(invocations.map(\.command)) == ["run", "merge", "export", "clean", "stats"], "\(invocations)")
         for (command, options) in invocations {
-            let check = {
-                let help = try Binary.run(["help", command])
-                #expect(help.status == 0 && help.stdout.hasPrefix("Usage: prefetchd \(command)"), "prefetchd has no command \(command)")
-                for option in options {
-                    #expect(help.stdout.contains(option + " ") || help.stdout.contains(option + "\n"),
-                            "prefetchd \(command) has no \(option)")
-                }
-            }
-            if command == "merge" {
-                try withKnownIssue("`merge SRC... --into DST` is built on another branch") { try check() }
-            } else {
-                try check()
+            let help = try Binary.run(["help", command])
+            #expect(help.status == 0 && help.stdout.hasPrefix("Usage: prefetchd \(command)"), "prefetchd has no command \(command)")
+            for option in options {
+                #expect(help.stdout.contains(option + " ") || help.stdout.contains(option + "\n"),
+                        "prefetchd \(command) has no \(option)")
             }
         }
     }

@@ -26,6 +26,60 @@ import Testing
         // A fair hash puts roughly a third in each; a broken one puts everything in one.
         #expect(perShard.allSatisfy { $0 > 800 && $0 < 1200 }, "\(perShard)")
     }
+
+    /// The hash fixed for good: these keys' FNV-1a values and shards were worked out apart from this
+    /// code (from the FNV-1a definition, 64-bit offset basis and prime). A change of hash would move
+    /// the keys of every fleet already split by it; this test fails first.
+    @Test(arguments: [
+        ("https://cdn.example.com/a.jpg", UInt64(0xb3ff_64cd_5c52_843b), 1, 4),
+        ("https://cdn.example.com/b.png", UInt64(0xb19a_18d9_ad92_2926), 2, 7),
+        ("https://img.example.org/p/1234.webp?w=640", UInt64(0x0c28_205a_e8f7_7a9c), 2, 5),
+        ("https://cdn.example.com/t/0.jpg", UInt64(0x1a9d_1cac_3ca8_8c2f), 1, 8),
+        ("https://cdn.example.com/t/1.jpg", UInt64(0x04ff_37ca_01fb_94e0), 1, 1),
+        ("https://cdn.example.com/t/%C3%A9t%C3%A9.jpg", UInt64(0x3131_81c9_ec94_8e83), 3, 4),
+    ])
+    func keysStayInTheirShards(key: String, hash: UInt64, ofThree: Int, ofEight: Int) throws {
+        #expect(Shard.hash(key) == hash)
+        for (count, expected) in [(3, ofThree), (8, ofEight)] {
+            let owners = (1...count).filter { Shard(index: $0, count: count)!.contains(key: key) }
+            #expect(owners == [expected], "\(key) of \(count)")
+        }
+    }
+}
+
+@Suite struct ShardEnvironmentTests {
+    @Test func theIndexCountsFromZero() throws {
+        let shard = try ShardEnvironment.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "0", "PREFETCHD_SHARDS": "3"])
+        #expect(shard == Shard("1/3"))
+        let last = try ShardEnvironment.resolve(option: nil, environment: ["JOB_COMPLETION_INDEX": "7", "PREFETCHD_SHARDS": "8"])
+        #expect(last == Shard("8/8"))
+    }
+
+    @Test func neitherGivenIsTheWholeJob() throws {
+        #expect(try ShardEnvironment.resolve(option: nil, environment: ["HOME": "/root"]) == nil)
+    }
+
+    @Test func anOptionThatAgreesIsTaken() throws {
+        let environment = ["JOB_COMPLETION_INDEX": "1", "PREFETCHD_SHARDS": "4"]
+        #expect(try ShardEnvironment.resolve(option: "2/4", environment: environment) == Shard("2/4"))
+        #expect(try ShardEnvironment.resolve(option: "3/5", environment: [:]) == Shard("3/5"))
+    }
+
+    @Test(arguments: [
+        ("2/3", ["JOB_COMPLETION_INDEX": "2", "PREFETCHD_SHARDS": "3"], ShardChoiceError.disagree(option: Shard("2/3")!, environment: Shard("3/3")!)),
+        ("0/3", [:], .badOption("0/3")),
+        (nil, ["JOB_COMPLETION_INDEX": "1"], .missingVariable(set: "JOB_COMPLETION_INDEX", setValue: "1", missing: "PREFETCHD_SHARDS")),
+        (nil, ["PREFETCHD_SHARDS": "3"], .missingVariable(set: "PREFETCHD_SHARDS", setValue: "3", missing: "JOB_COMPLETION_INDEX")),
+        (nil, ["JOB_COMPLETION_INDEX": "one", "PREFETCHD_SHARDS": "3"], .badIndex("one")),
+        (nil, ["JOB_COMPLETION_INDEX": "-1", "PREFETCHD_SHARDS": "3"], .badIndex("-1")),
+        (nil, ["JOB_COMPLETION_INDEX": "0", "PREFETCHD_SHARDS": "x"], .badCount("x")),
+        (nil, ["JOB_COMPLETION_INDEX": "0", "PREFETCHD_SHARDS": "0"], .badCount("0")),
+        (nil, ["JOB_COMPLETION_INDEX": "3", "PREFETCHD_SHARDS": "3"], .indexTooLarge(index: 3, count: 3)),
+    ] as [(String?, [String: String], ShardChoiceError)])
+    func refusesWhatCannotBeObeyed(option: String?, environment: [String: String], expected: ShardChoiceError) {
+        #expect(throws: expected) { try ShardEnvironment.resolve(option: option, environment: environment) }
+        #expect(!expected.description.contains("\n"))
+    }
 }
 
 @Suite struct RunReportTests {

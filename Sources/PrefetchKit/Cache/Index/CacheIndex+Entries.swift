@@ -22,7 +22,7 @@ extension CacheIndex {
     }
 
     /// Inserts the row or, when one has its path, updates it (whose trigger moves it between totals).
-    private static func upsert(_ entry: CacheEntry, on connection: IndexConnection) throws(CacheError) {
+    static func upsert(_ entry: CacheEntry, on connection: IndexConnection) throws(CacheError) {
         guard try !connection.insertEntry(entry) else { return }
         // Parameters numbered as in `IndexSchema.entryColumns`; the first fetch (?12) is kept.
         try connection.write(

@@ -10,13 +10,48 @@ package struct RunRecord: Sendable, Equatable {
     /// The report's `outcome` (`completed`, `incomplete`, `interrupted`, `terminated`); kept only for the
     /// last run that recorded one, nil for the others and for runs an earlier version recorded.
     package var outcome: String?
+    /// The shard the run handled; nil for the whole job.
+    package var shard: Shard?
 
-    package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int], outcome: String? = nil) {
+    package init(job: String, started: Date, duration: TimeInterval, totals: [String: Int], outcome: String? = nil,
+                 shard: Shard? = nil) {
         self.job = job
         self.started = started
         self.duration = duration
         self.totals = totals
         self.outcome = outcome
+        self.shard = shard
+    }
+
+    /// What tells two records of one run apart from records of others.
+    var identity: String {
+        "\(job)\u{0}\(started.timeIntervalSince1970)\u{0}\(duration)\u{0}\(storedTotals)"
+    }
+
+    /// The runs table keeps the shard in the `totals` JSON object, as two more whole numbers beside the
+    /// counts, so the schema stays as it was and an earlier prefetchd still reads the row.
+    private static let shardIndexKey = "shard_index", shardCountKey = "shard_count"
+
+    /// The `totals` column's text.
+    var storedTotals: String {
+        var stored = totals
+        if let shard {
+            stored[Self.shardIndexKey] = shard.index
+            stored[Self.shardCountKey] = shard.count
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding [String: Int] cannot fail; keep the row rather than lose the run.
+        return (try? encoder.encode(stored)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A row selected as `job, started_at, duration_s, totals, outcome`.
+    init(row: IndexStatement) {
+        var totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
+        let index = totals.removeValue(forKey: Self.shardIndexKey), count = totals.removeValue(forKey: Self.shardCountKey)
+        self.init(job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals,
+                  outcome: row.text(4),
+                  shard: index.flatMap { index in count.flatMap { Shard(index: index, count: $0) } })
     }
 }
 
@@ -25,19 +60,10 @@ package struct RunRecord: Sendable, Equatable {
 /// so a run an earlier version records (without an outcome) is never given an older run's.
 extension CacheIndex {
     package func recordRun(_ run: RunRecord) throws(CacheError) {
-        let totals: String
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            totals = String(decoding: try encoder.encode(run.totals), as: UTF8.self)
-        } catch {
-            // Encoding [String: Int] cannot fail; keep the row rather than lose the run.
-            totals = "{}"
-        }
         try withConnection { connection throws(CacheError) in
             try connection.write(
                 "INSERT INTO runs(job, started_at, duration_s, totals) VALUES(?, ?, ?, ?)",
-                [.text(run.job), .date(run.started), .real(run.duration), .text(totals)])
+                [.text(run.job), .date(run.started), .real(run.duration), .text(run.storedTotals)])
             try connection.write(
                 """
                 INSERT INTO meta(key, value) VALUES('last_run', CAST(last_insert_rowid() AS TEXT))
@@ -69,12 +95,7 @@ extension CacheIndex {
                         WHERE key = 'run_outcome' AND json_extract(value, '$.run') = runs.id)
                 FROM runs ORDER BY started_at DESC, id DESC LIMIT ?
                 """, [.int(limit)]
-            ) { row in
-                let totals = (try? JSONDecoder().decode([String: Int].self, from: Data((row.text(3) ?? "{}").utf8))) ?? [:]
-                return RunRecord(
-                    job: row.text(0) ?? "", started: row.date(1) ?? .distantPast, duration: row.double(2), totals: totals,
-                    outcome: row.text(4))
-            }
+            ) { RunRecord(row: $0) }
         }
     }
 }

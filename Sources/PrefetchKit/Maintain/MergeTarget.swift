@@ -1,0 +1,59 @@
+import Foundation
+
+/// The destination of a merge: the cache written into (made, with the sources' layout, when missing),
+/// or for a dry run what it holds now, read through a snapshot (nothing when there is no cache yet).
+final class MergeTarget: Sendable {
+    let root: String
+    /// The cache written into; nil for a dry run.
+    let cache: DiskCache?
+    /// A dry run's read-only view of an existing destination.
+    private let snapshot: CacheIndex?
+    /// A dry run's entries planned so far, by relative path: what a later source is weighed against.
+    private let planned = Locked<[String: EntryStamp]>([:])
+    /// The file system the destination is on (its nearest existing folder's, when it is not there yet).
+    let device: UInt64
+
+    private init(root: String, cache: DiskCache?, snapshot: CacheIndex?) {
+        self.root = root
+        self.cache = cache
+        self.snapshot = snapshot
+        var folder = root
+        var info = stat()
+        while stat(folder, &info) != 0 && folder != "/" { folder = (folder as NSString).deletingLastPathComponent }
+        device = UInt64(info.st_dev)
+    }
+
+    static func open(_ root: String, layout: CacheLayout, dryRun: Bool) throws(MergeError) -> MergeTarget {
+        try merging { () throws(CacheError) in
+            guard dryRun else { return MergeTarget(root: root, cache: try DiskCache.open(at: root, layout: layout), snapshot: nil) }
+            let exists = try CacheMarker.recordedLayout(root: root) != nil
+            return MergeTarget(root: root, cache: nil, snapshot: exists ? try CacheIndex.openSnapshot(root: root) : nil)
+        }
+    }
+
+    /// Takes the destination's clean lock, as `clean` and `remove` do, waiting at most `wait`.
+    func lock(wait: TimeInterval) throws(MergeError) -> CacheFolderLock {
+        let path = root + "/clean.lock"
+        switch try merging({ () throws(CacheError) in try CacheFolderLock.acquire(path, wait: wait) }) {
+        case .success(let held): return held
+        case .failure(let held): throw .maintenance(.lockHeld(path: held.path, holder: held.holder, waited: wait))
+        }
+    }
+
+    /// The destination's row at `relativePath` as it stands now (for a dry run, as planned so far).
+    func stamp(relativePath: String) throws(MergeError) -> EntryStamp? {
+        if cache == nil, let stamp = planned.withLock({ $0[relativePath] }) { return stamp }
+        guard let index = cache?.index ?? snapshot else { return nil }
+        return try merging { () throws(CacheError) in try index.stamp(relativePath: relativePath) }
+    }
+
+    /// A dry run's note that `entry` would be taken.
+    func plan(_ entry: CacheEntry) {
+        planned.withLock { $0[entry.relativePath] = EntryStamp(modifiedAt: entry.modifiedAt, checksum: entry.checksum) }
+    }
+
+    /// Commits what the last batch holds.
+    func finish() throws(MergeError) {
+        try merging { () throws(CacheError) in try cache?.flush() }
+    }
+}
