@@ -100,7 +100,8 @@ package final class JobRunner: Sendable {
         let total = jobs.reduce(0) { $0 + $1.urlCount }
         let display = ProgressDisplay(style: options.progress, snapshot: { [current] in
             current.withLock { $0 }.map { $0.progress() }.reduce(ProgressDisplay.Snapshot(done: 0, total: total, failed: 0, bytes: 0)) {
-                ProgressDisplay.Snapshot(done: $0.done + $1.done, total: total, failed: $0.failed + $1.failed, bytes: $0.bytes + $1.bytes)
+                ProgressDisplay.Snapshot(done: $0.done + $1.done, total: total, failed: $0.failed + $1.failed,
+                                         bytes: $0.bytes + $1.bytes, inFlight: $0.inFlight + $1.inFlight)
             }
         })
         display.start()
