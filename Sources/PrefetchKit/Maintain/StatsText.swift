@@ -28,7 +28,7 @@ enum StatsText {
         lines += ["", "last runs", "  " + pad("started", 26) + pad("duration", 10)
                   + StatsSpelling.runTotals.map { pad($0, 12) }.joined() + "job"]
         lines += stats.runs.map { run in
-            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(String(format: "%.1f s", run.duration), 10)
+            "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(String(format: "%.3f s", run.duration), 10)
                 + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined() + run.job
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
