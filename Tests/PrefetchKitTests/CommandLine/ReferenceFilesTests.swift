@@ -23,11 +23,7 @@ struct ReferenceFilesTests {
     }
 
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Binary.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        return try Binary.outcome(of: process)
+        try Binary.tool([tool] + arguments, environment: environment)
     }
 
     @Test func manReadsThePageWithoutAWarning() throws {

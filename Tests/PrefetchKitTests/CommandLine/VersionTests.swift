@@ -12,10 +12,7 @@ struct VersionTests {
     }
 
     static func tool(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let outcome = try Binary.outcome(of: process)
+        let outcome = try Binary.tool(arguments)
         try #require(outcome.status == 0, "\(arguments): \(outcome.stderr)")
         return outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

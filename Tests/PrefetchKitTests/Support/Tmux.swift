@@ -59,9 +59,6 @@ final class Tmux {
     }
 
     private static func tmux(_ arguments: [String]) throws -> Binary.Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux"] + arguments
-        return try Binary.outcome(of: process)
+        try Binary.tool(["tmux"] + arguments)
     }
 }
