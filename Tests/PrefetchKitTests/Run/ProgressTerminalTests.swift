@@ -45,4 +45,32 @@ struct ProgressTerminalTests {
             #expect(final.contains("URL/s") && final.contains("in flight") && final.contains("ETA"), "\(final)")
         }
     }
+
+    @Test func aResizeNarrowsTheLineAtTheNextRedraw() throws {
+        // Given a paced run of 60 URLs (about 6 s) drawing its full line in a 120-column pane
+        let harness = try RunHarness()
+        let paths = (0..<60).map { "/ok/resize-\($0)" }
+        let job = try harness.job(sets: [harness.set("images", paths, ["rate_limit: { requests_per_second: 10 }"])])
+        let marker = "RUN-ENDED"
+        let pane = try Tmux(width: 120, height: 10,
+                            command: "'\(Binary.url.path)' run '\(job)'; echo \(marker) $?; sleep 30", in: harness.folder)
+        defer { pane.stop() }
+        let progress = try Regex("[0-9]+/60")
+        Thread.sleep(forTimeInterval: 2)
+        let before = try #require(try pane.capture().first { $0.contains(progress) })
+        #expect(before.hasPrefix("[") && before.count > 60, "\(before)")
+
+        // When the pane is made 50 columns wide while it runs
+        try pane.resize(width: 50)
+        Thread.sleep(forTimeInterval: 0.5)
+        let captures = try pane.captures(until: "\(marker) 0")
+
+        // Then the line drawn now (the last one) fits the 50 columns, the bar gone. (The pane re-flowed
+        // the line drawn before the resize onto two rows; the redraw replaces the lower one only.)
+        for lines in captures {
+            let line = try #require(lines.last { $0.contains(progress) }, "\(lines)")
+            #expect(line.count < 50 && !line.hasPrefix("["), "\(line.count) columns: \(line)")
+        }
+        #expect(captures.last?.contains { $0.contains("60/60") } == true, "\(captures.last ?? [])")
+    }
 }

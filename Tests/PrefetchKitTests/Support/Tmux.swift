@@ -5,7 +5,7 @@ import Testing
 /// running a shell command: what a person sees in a terminal that wide, read with `capture-pane`.
 final class Tmux {
     let socket: String
-    let width: Int
+    private(set) var width: Int
 
     /// Starts `command` in a `width` x `height` pane. tmux is installed by the test set-up.
     init(width: Int, height: Int, command: String, in folder: TemporaryDirectory) throws {
@@ -25,6 +25,14 @@ final class Tmux {
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "tmux did not start")
+    }
+
+    /// Makes the pane `width` columns wide, as a person dragging the terminal's edge: what runs in it
+    /// gets SIGWINCH.
+    func resize(width: Int) throws {
+        let outcome = try Self.tmux(["-S", socket, "resize-window", "-x", "\(width)"])
+        try #require(outcome.status == 0, "resize-window: \(outcome.stderr)")
+        self.width = width
     }
 
     /// Ends the server and what runs in its pane.
