@@ -265,9 +265,12 @@ package final class JobRunner: Sendable {
         }
         let stoppedBy = outcomes.compactMap(\.stoppedBy).first
         let outcome = RunReport.outcome(stoppedBy: stoppedBy, cutShort: outcomes.contains { !$0.problems.isEmpty })
+        // A run of one job lasts what the job's record in its cache says (the figure stats shows);
+        // several jobs' run, from the start of the first to the end of the last.
+        let duration = outcomes.count == 1 ? outcomes[0].report.durationSeconds : Date().timeIntervalSince(started)
         let report = RunReport(
             job: jobs.map(\.name).joined(separator: ", "), started: started,
-            durationSeconds: Date().timeIntervalSince(started), totals: totals,
+            durationSeconds: duration, totals: totals,
             failures: outcomes.flatMap(\.report.failures), outcome: outcome,
             warnings: outcomes.reduce(into: [:]) { all, outcome in all.merge(outcome.report.warnings, uniquingKeysWith: +) })
         // One outcome a job, in order (a job a signal kept from starting has one with nothing done).
