@@ -43,3 +43,7 @@ CURLMcode pf_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
 CURLSHcode pf_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     return curl_share_setopt(share, option, value);
 }
+
+curl_version_info_data *pf_curl_version_info(void) {
+    return curl_version_info(CURLVERSION_NOW);
+}

@@ -162,3 +162,10 @@ pf_jpeg_status pf_jpeg_check_memory(const uint8_t *data, size_t size, uint64_t m
     pf_jpeg_job job = {.max_scans = max_scans, .message = message, .message_size = message_size};
     return pf_jpeg_run(&job, NULL, data, size, max_pixels, width, height);
 }
+
+#define PF_STRING(token) #token
+#define PF_EXPANDED_STRING(token) PF_STRING(token)
+
+const char *pf_jpeg_turbo_version(void) {
+    return PF_EXPANDED_STRING(LIBJPEG_TURBO_VERSION);
+}

@@ -122,3 +122,9 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
 }
 
 void shim_vips_free(void *buffer) { g_free(buffer); }
+
+/// The version of the libvips linked, without starting it (vips_version_string returns a constant
+/// of the library; VIPS_INIT is not called).
+const char *shim_vips_version(void) {
+    return vips_version_string();
+}

@@ -1,73 +1,83 @@
 import PrefetchKit
 
-/// Parses `--name value`, `--name=value`, flags and positionals against a command's option specs.
-/// `--` ends the options. Every mistake is a `UsageError` naming the option.
+/// Parses `--name value`, `--name=value`, `-x value`, `-xVALUE`, grouped flags (`-nq`), flags and
+/// positionals against a command's option specs. `--` ends the options. Every mistake is a
+/// `UsageError` naming the option.
 struct ArgumentParser {
     let command: String
     let options: [OptionSpec]
 
     func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
-        var index = 0
+        var rest = arguments[...]
         var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        while let argument = rest.popFirst() {
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
                 parsed.positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
+            } else if argument == "--" {
                 optionsEnded = true
-                continue
-            }
-            guard argument.hasPrefix("--") else {
-                throw UsageError("\(command): unknown option '\(argument)'; options are spelled --name (see 'prefetchd \(command) --help')")
-            }
-            let body = argument.dropFirst(2)
-            let name: String
-            var inlineValue: String?
-            if let equals = body.firstIndex(of: "=") {
-                name = String(body[..<equals])
-                inlineValue = String(body[body.index(after: equals)...])
+            } else if argument.hasPrefix("--") {
+                try long(argument.dropFirst(2), &rest, into: &parsed)
             } else {
-                name = String(body)
+                try short(argument.dropFirst(), &rest, into: &parsed)
             }
-            guard let spec = options.first(where: { $0.name == name }) else {
-                throw UsageError("\(command): unknown option '--\(name)'\(suggestion(for: name))")
-            }
-            guard let placeholder = spec.value else {
-                if inlineValue != nil {
-                    throw UsageError("\(command): --\(name) takes no value")
-                }
-                parsed.flags.insert(name)
-                continue
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw UsageError("\(command): --\(name) needs a value (\(placeholder))")
-            }
-            if !spec.choices.isEmpty && !spec.choices.contains(value) {
-                throw UsageError("\(command): --\(name) must be one of \(spec.choices.joined(separator: ", ")), not '\(value)'")
-            }
-            if parsed.values[name] != nil {
-                throw UsageError("\(command): --\(name) given twice")
-            }
-            parsed.values[name] = value
         }
         return parsed
+    }
+
+    /// `--name`, `--name=value` or `--name value`.
+    private func long(_ body: Substring, _ rest: inout ArraySlice<String>, into parsed: inout ParsedArguments) throws(UsageError) {
+        let name = String(body.prefix { $0 != "=" })
+        let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        guard let spec = options.first(where: { $0.name == name }) else {
+            throw UsageError("\(command): unknown option `--\(name)`\(suggestion(for: name))")
+        }
+        if spec.value == nil, inline != nil {
+            throw UsageError("\(command): --\(name) takes no value")
+        }
+        try take(spec, inline: inline, &rest, into: &parsed)
+    }
+
+    /// `-x`, a group of flags `-xyz`, or `-x VALUE` / `-xVALUE` (the value ends a group).
+    private func short(_ letters: Substring, _ rest: inout ArraySlice<String>, into parsed: inout ParsedArguments) throws(UsageError) {
+        var letters = letters
+        while let letter = letters.popFirst() {
+            guard let spec = options.first(where: { $0.short == letter }) else {
+                throw UsageError("\(command): unknown option `-\(letter)` (see `prefetchd \(command) --help`)")
+            }
+            if spec.value != nil {
+                try take(spec, inline: letters.isEmpty ? nil : String(letters), &rest, into: &parsed)
+                return
+            }
+            try take(spec, inline: nil, &rest, into: &parsed)
+        }
+    }
+
+    /// Records `spec`: a flag, or its value (inline, else the next argument).
+    private func take(_ spec: OptionSpec, inline: String?, _ rest: inout ArraySlice<String>,
+                      into parsed: inout ParsedArguments) throws(UsageError) {
+        let name = spec.name
+        guard let placeholder = spec.value else {
+            parsed.flags.insert(name)
+            return
+        }
+        guard let value = inline ?? rest.popFirst() else {
+            throw UsageError("\(command): --\(name) needs a value (\(placeholder))")
+        }
+        if !spec.choices.isEmpty && !spec.choices.contains(value) {
+            throw UsageError("\(command): --\(name) must be one of \(spec.choices.joined(separator: ", ")), not `\(value)`")
+        }
+        if parsed.values[name] != nil {
+            throw UsageError("\(command): --\(name) given twice")
+        }
+        parsed.values[name] = value
     }
 
     private func suggestion(for name: String) -> String {
         let names = options.map(\.name)
         if let close = EditDistance.closest(to: name, among: names) {
-            return "; did you mean '--\(close)'?"
+            return "; did you mean `--\(close)`?"
         }
-        return " (see 'prefetchd \(command) --help')"
+        return " (see `prefetchd \(command) --help`)"
     }
 }

@@ -7,7 +7,7 @@ struct CommandSpec: Sendable {
     let synopsis: String
     /// One line for the command list.
     let summary: String
-    /// A paragraph for the command's own help.
+    /// The command's own help: paragraphs parted by a blank line (a single newline is only a wrap).
     let details: String
     let options: [OptionSpec]
     let examples: [String]
@@ -18,8 +18,12 @@ struct CommandSpec: Sendable {
     /// are let through to their default actions as it starts.
     var handlesStopSignals = false
 
-    /// The option specs including the implicit `--help`.
+    /// The option specs including the implicit `-h, --help`.
     var allOptions: [OptionSpec] {
-        options + [.flag("help", "Show this help and exit.")]
+        options + [.flag("help", short: "h", "Show this help and exit.")]
+    }
+
+    var paragraphs: [String] {
+        details.components(separatedBy: "\n\n")
     }
 }

@@ -15,28 +15,24 @@ enum Tool {
     static func main(_ arguments: [String]) -> ExitStatus {
         let diagnostics = Diagnostics()
         guard let first = arguments.first else {
-            Console.error(Help.tool(commands: commands))
+            Console.error(Help(width: 80).tool(commands: commands))
             diagnostics.report(.usage)
             return diagnostics.exitStatus
         }
         switch first {
-        case "--help", "-h", "help":
-            if first == "help", arguments.count > 1, let spec = command(named: arguments[1]) {
-                Console.out(Help.command(spec))
-            } else {
-                Console.out(Help.tool(commands: commands))
-            }
+        case "--help", "-h":
+            Console.out(Help.forStandardOutput.tool(commands: commands))
             return .success
+        case "help":
+            return help(Array(arguments.dropFirst()), diagnostics)
         case "--version", "-V":
-            Console.out("prefetchd \(PrefetchVersion.string)\n")
+            Console.out(VersionText.render())
             return .success
         default:
             break
         }
         guard let spec = command(named: first) else {
-            let hint = EditDistance.closest(to: first, among: commands.map(\.name))
-                .map { "; did you mean '\($0)'?" } ?? " (see 'prefetchd --help')"
-            diagnostics.report(.usage, "prefetchd: unknown command '\(first)'\(hint)")
+            diagnostics.report(.usage, "prefetchd: unknown command `\(first)`\(hint(for: first))")
             return diagnostics.exitStatus
         }
         if !spec.handlesStopSignals { ProcessTuning.releaseStopSignals() }
@@ -47,7 +43,7 @@ enum Tool {
         do {
             let parsed = try ArgumentParser(command: spec.name, options: spec.allOptions).parse(rest)
             if parsed.has("help") {
-                Console.out(Help.command(spec))
+                Console.out(Help.forStandardOutput.command(spec))
                 return .success
             }
             try spec.execute(parsed, diagnostics)
@@ -71,6 +67,35 @@ enum Tool {
             if let value, let given = Log.Format(rawValue: value) { format = given }
         }
         return format
+    }
+
+    /// `help [COMMAND]`; and, not listed, `help --man` and `help --completions bash|zsh`, which
+    /// write the man page and the completion scripts the repository ships (docs/, completions/).
+    private static func help(_ arguments: [String], _ diagnostics: Diagnostics) -> ExitStatus {
+        switch arguments.first {
+        case nil:
+            Console.out(Help.forStandardOutput.tool(commands: commands))
+        case "--man" where arguments.count == 1:
+            Console.out(ManPage(commands: commands).render())
+        case "--completions" where arguments.count == 2 && arguments[1] == "bash":
+            Console.out(BashCompletion(commands: commands).render())
+        case "--completions" where arguments.count == 2 && arguments[1] == "zsh":
+            Console.out(ZshCompletion(commands: commands).render())
+        case let name? where arguments.count == 1:
+            guard let spec = command(named: name) else {
+                diagnostics.report(.usage, "prefetchd help: unknown command `\(name)`\(hint(for: name))")
+                return diagnostics.exitStatus
+            }
+            Console.out(Help.forStandardOutput.command(spec))
+        default:
+            diagnostics.report(.usage, "prefetchd help: give one command (usage: prefetchd help [COMMAND])")
+            return diagnostics.exitStatus
+        }
+        return .success
+    }
+
+    private static func hint(for name: String) -> String {
+        EditDistance.closest(to: name, among: commands.map(\.name)).map { "; did you mean `\($0)`?" } ?? " (see `prefetchd --help`)"
     }
 
     private static func command(named name: String) -> CommandSpec? {

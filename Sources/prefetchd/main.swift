@@ -4,6 +4,7 @@ import Glibc
 import PrefetchKit
 
 ProcessTuning.holdStopSignals()
+ProcessTuning.holdWindowSignal()
 ProcessTuning.limitMallocArenas()
 ProcessTuning.batchScheduling()
 ProcessTuning.ignoreWriteSignals()

@@ -21,4 +21,8 @@ CURLMcode pf_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 CURLSHcode pf_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
 
+/* curl_version_info for the version of the headers built with (CURLVERSION_NOW, a macro Swift
+   does not import). */
+curl_version_info_data *pf_curl_version_info(void);
+
 #endif

@@ -31,4 +31,8 @@ pf_jpeg_status pf_jpeg_check_memory(const uint8_t *data, size_t size, uint64_t m
                                     uint32_t *width, uint32_t *height,
                                     char *message, size_t message_size);
 
+/* The libjpeg-turbo version prefetchd was built against (LIBJPEG_TURBO_VERSION, a bare token in
+   jconfig.h, as a string): the library has no call that tells its version at run time. */
+const char *pf_jpeg_turbo_version(void);
+
 #endif

@@ -20,4 +20,7 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
 
 void shim_vips_free(void *buffer);
 
+/// The linked libvips' version string (vips_version_string), without starting libvips.
+const char *shim_vips_version(void);
+
 #endif

@@ -40,8 +40,9 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .lostPartial(let path): "\(path): a partial body the index records is missing."
         case .linkedFolder(let path, let what): "\(path): the cache's own folder is \(what); nothing is read or written through it."
         case .totalsMismatch(let keptEntries, let keptBytes, let rowEntries, let rowBytes):
-            "index.sqlite: its running totals (\(keptEntries) entries, \(keptBytes) bytes) disagree with its rows "
-                + "(\(rowEntries) entries, \(rowBytes) bytes); stats and the size cap read the totals."
+            "index.sqlite: its running totals (\(counted(keptEntries, "entry", plural: "entries")), \(counted(Int(keptBytes), "byte"))) "
+                + "disagree with its rows (\(counted(rowEntries, "entry", plural: "entries")), \(counted(Int(rowBytes), "byte"))); "
+                + "stats and the size cap read the totals."
         }
     }
 }

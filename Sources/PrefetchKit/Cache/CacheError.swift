@@ -4,6 +4,8 @@ import Foundation
 package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A file-system call failed; `operation` names it, `errno` is the system's reason.
     case fileSystem(operation: String, path: String, errno: Int32)
+    /// Something other than a folder (a file) is where the cache folder should be.
+    case notAFolder(path: String)
     /// The cache folder was made with another layout than the one asked for.
     case layoutMismatch(path: String, existing: CacheLayout, requested: CacheLayout)
     /// The layout marker exists but cannot be understood.
@@ -27,7 +29,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index: !isBusy
         case .fileSystem(_, _, let code): [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code)
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
+        case .notAFolder, .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
         }
     }
 
@@ -36,7 +38,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .index(_, let code, _): code & 0xff == 13  // SQLITE_FULL
         case .fileSystem(_, _, let code): code == ENOSPC || code == EDQUOT
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
+        case .notAFolder, .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: false
         }
     }
 
@@ -47,7 +49,7 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileSystem(_, _, let code): return code == EROFS
         case .index(_, let code, _): return [8, 10, 14].contains(code & 0xff)  // READONLY, IOERR, CANTOPEN
-        case .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: return false
+        case .notAFolder, .layoutMismatch, .unreadableMarker, .tempFileClosed, .newerIndex, .retiredIndex, .linkedFolder, .indexNeedsUpgrade: return false
         }
     }
 
@@ -55,6 +57,8 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .fileSystem(let operation, let path, let code):
             "Could not \(operation) \(path): \(String(cString: strerror(code)))."
+        case .notAFolder(let path):
+            "is a file, not a cache folder: \(path)"
         case .layoutMismatch(let path, let existing, let requested):
             "The cache at \(path) uses the \(existing.rawValue) layout, not \(requested.rawValue)."
         case .unreadableMarker(let path):

@@ -317,10 +317,10 @@ package final class DiskCache: Sendable {
     }
 
     /// Throws when something other than a folder is at `path`; nothing there is fine.
-    private static func refuseNonFolder(_ path: String) throws(CacheError) {
+    package static func refuseNonFolder(_ path: String) throws(CacheError) {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
-            throw .fileSystem(operation: "use as a folder", path: path, errno: ENOTDIR)
+            throw .notAFolder(path: path)
         }
     }
 

@@ -23,7 +23,8 @@ package struct Job: Sendable, Equatable {
 
     /// What `prefetchd check` prints for this job.
     package var summary: JobSummary {
-        JobSummary(path: path, name: name, setCount: sets.count, urlCount: urlCount, cachePath: cache.path)
+        JobSummary(path: path, name: name, setCount: sets.count, urlCount: urlCount,
+                   keyCount: Set(RunPlan(job: self).lazy.map(\.key)).count, cachePath: cache.path)
     }
 }
 
@@ -42,11 +43,14 @@ package struct JobSummary: Sendable, Equatable, CustomStringConvertible {
     package var path: String
     package var name: String
     package var setCount: Int
+    /// URL occurrences, as `verify` counts them.
     package var urlCount: Int
+    /// Distinct cache keys among them: what a run transfers at most, and what `verify` checks.
+    package var keyCount: Int
     package var cachePath: String
 
-    /// `FILE: ok — N sets, M URLs, cache DIR`
+    /// `FILE: ok — N sets, M URLs, K unique keys, cache DIR`
     package var description: String {
-        "\(path): ok — \(counted(setCount, "set")), \(counted(urlCount, "URL")), cache \(cachePath)"
+        "\(path): ok — \(counted(setCount, "set")), \(counted(urlCount, "URL")), \(counted(keyCount, "unique key")), cache \(cachePath)"
     }
 }

@@ -65,7 +65,10 @@ package struct CacheMerger: Sendable {
     private func commonLayout() throws(MergeError) -> CacheLayout {
         var first: (path: String, layout: CacheLayout)?
         for path in sources + [destination] {
-            let recorded = try merging { () throws(CacheError) in try CacheMarker.recordedLayout(root: path) }
+            let recorded = try merging { () throws(CacheError) in
+                try DiskCache.refuseNonFolder(path)
+                return try CacheMarker.recordedLayout(root: path)
+            }
             guard let layout = recorded else {
                 if path == destination { continue }
                 throw .maintenance(.noCache(path: path))

@@ -79,7 +79,7 @@ package struct CleanReport: Sendable, Equatable {
             "  \(label.padding(toLength: 22, withPad: " ", startingAt: 0))\(tally.entries) (\(ByteFormat.human(tally.bytes)))"
         }
         return """
-            clean\(dryRun ? " (dry run, nothing changed)" : ""): \(verb) \(freed.entries) files, \(ByteFormat.human(freed.bytes)) \
+            clean\(dryRun ? " (dry run, nothing changed)" : ""): \(verb) \(counted(freed.entries, "file")), \(ByteFormat.human(freed.bytes)) \
             in \(String(format: "%.2f", duration)) s; cache \(ByteFormat.human(bytesBefore)) -> \(ByteFormat.human(bytesAfter))
             \(line("expired", expired))
             \(line("trimmed", trimmed))

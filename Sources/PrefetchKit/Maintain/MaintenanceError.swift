@@ -4,7 +4,8 @@ import Foundation
 package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The cache itself failed (files or index).
     case cache(CacheError)
-    /// The folder holds no prefetchd cache (no CACHEDIR.TAG with a layout).
+    /// The folder holds no prefetchd cache (no CACHEDIR.TAG with a layout). Every command that needs
+    /// an existing cache says it in these words, and exits 3.
     case noCache(path: String)
     /// Another `clean`, `remove` or `merge` holds the cache's lock file past the wait.
     case lockHeld(path: String, holder: Int32?, waited: TimeInterval)
@@ -18,7 +19,7 @@ package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertib
         case .cache(let error):
             error.description
         case .noCache(let path):
-            "There is no prefetchd cache at \(path) (no CACHEDIR.TAG naming a layout); nothing was done."
+            "no cache at \(path)"
         case .lockHeld(let path, let holder, let waited):
             "Another clean, remove or merge\(holder.map { " (pid \($0))" } ?? "") holds \(path); gave up after \(Int(waited)) s, nothing was changed."
         case .indexBusy(let path, let waited):

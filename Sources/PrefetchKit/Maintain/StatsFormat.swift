@@ -20,9 +20,9 @@ enum StatsSpelling {
         date.map(Timestamp.iso8601)
     }
 
-    /// A duration in seconds: "0.03 s", "2.50 s", "12.5 s" (hundredths below ten seconds).
+    /// A duration in seconds to the millisecond, as the run report's `duration_s`: "0.031 s", "12.500 s".
     static func seconds(_ duration: TimeInterval) -> String {
-        String(format: duration < 10 ? "%.2f s" : "%.1f s", duration)
+        String(format: "%.3f s", duration)
     }
 
     /// The run totals shown in tables and charts, in report order.

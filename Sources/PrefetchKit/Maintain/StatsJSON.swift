@@ -11,7 +11,7 @@ enum StatsJSON {
                            "entries": $0.entries, "bytes": $0.bytes] }
         }
         let run = { (run: RunRecord) -> [String: Any] in
-            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": run.duration, "totals": run.totals,
+            ["job": run.job, "started": StatsSpelling.iso(run.started) ?? "", "duration_s": Milliseconds.rounded(run.duration), "totals": run.totals,
              "outcome": run.outcome ?? NSNull(), "shard": run.shard?.label ?? NSNull()]
         }
         let object: [String: Any] = [

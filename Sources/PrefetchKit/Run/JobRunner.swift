@@ -101,7 +101,8 @@ package final class JobRunner: Sendable {
         let total = jobs.reduce(0) { $0 + $1.urlCount }
         let display = ProgressDisplay(style: options.progress, snapshot: { [current] in
             current.withLock { $0 }.map { $0.progress() }.reduce(ProgressDisplay.Snapshot(done: 0, total: total, failed: 0, bytes: 0)) {
-                ProgressDisplay.Snapshot(done: $0.done + $1.done, total: total, failed: $0.failed + $1.failed, bytes: $0.bytes + $1.bytes)
+                ProgressDisplay.Snapshot(done: $0.done + $1.done, total: total, failed: $0.failed + $1.failed,
+                                         bytes: $0.bytes + $1.bytes, inFlight: $0.inFlight + $1.inFlight)
             }
         })
         display.start()
@@ -265,9 +266,12 @@ package final class JobRunner: Sendable {
         }
         let stoppedBy = outcomes.compactMap(\.stoppedBy).first
         let outcome = RunReport.outcome(stoppedBy: stoppedBy, cutShort: outcomes.contains { !$0.problems.isEmpty })
+        // A run of one job lasts what the job's record in its cache says (the figure stats shows);
+        // several jobs' run, from the start of the first to the end of the last.
+        let duration = outcomes.count == 1 ? outcomes[0].report.durationSeconds : Date().timeIntervalSince(started)
         let report = RunReport(
             job: jobs.map(\.name).joined(separator: ", "), started: started,
-            durationSeconds: Date().timeIntervalSince(started), totals: totals,
+            durationSeconds: duration, totals: totals,
             failures: outcomes.flatMap(\.report.failures), outcome: outcome,
             warnings: outcomes.reduce(into: [:]) { all, outcome in all.merge(outcome.report.warnings, uniquingKeysWith: +) })
         // One outcome a job, in order (a job a signal kept from starting has one with nothing done).

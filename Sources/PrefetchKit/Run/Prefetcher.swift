@@ -245,6 +245,7 @@ extension Prefetcher {
     package func progress() -> ProgressDisplay.Snapshot {
         let state = board.tally
         let done = state.sets.reduce(0) { $0 + $1.succeeded + $1.failed + $1.ledgered + $1.skipped }
-        return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes)
+        return ProgressDisplay.Snapshot(done: done, total: plan.count, failed: state.totals.failed, bytes: state.totals.bytes,
+                                        inFlight: board.inFlightCount)
     }
 }

@@ -136,6 +136,9 @@ final class RunBoard: Sendable {
     /// A copy of the counts.
     var tally: RunTally { state.withLock { $0.tally } }
 
+    /// Keys claimed and not settled yet.
+    var inFlightCount: Int { state.withLock { $0.inFlight.count } }
+
     /// Tells the claim's set and every set waiting on it; returns them.
     private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) -> [Int] {
         let sets = [claim.set] + (state.inFlight.removeValue(forKey: claim.key) ?? [])

@@ -27,7 +27,7 @@ package struct RunReport: Sendable, Equatable, Codable {
                 failures: [RunFailure], outcome: String, warnings: [String: Int] = [:]) {
         self.job = job
         self.started = Timestamp.iso8601(started)
-        self.durationSeconds = durationSeconds
+        self.durationSeconds = Milliseconds.rounded(durationSeconds)
         self.totals = totals
         self.failures = failures
         self.outcome = outcome
@@ -84,10 +84,9 @@ extension RunReport {
     package var summary: String {
         let t = totals
         let rate = durationSeconds > 0 ? Double(t.bytes) / durationSeconds : 0
-        let seconds = (durationSeconds * 100).rounded() / 100
         return "\(job): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
             + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.ledgered) ledgered, \(t.skipped) skipped; "
-            + "\(ByteFormat.human(t.bytes)) in \(seconds) s (\(ByteFormat.human(Int64(rate)))/s)"
+            + "\(ByteFormat.human(t.bytes)) in \(String(format: "%.3f", durationSeconds)) s (\(ByteFormat.human(Int64(rate)))/s)"
             + (warnings.isEmpty ? "" : "; \(warnings.values.reduce(0, +)) accepted with decoder warnings")
             + (rateWaitSeconds < 0.005 ? "" : "; waited \((rateWaitSeconds * 100).rounded() / 100) s on rate limits")
             + (outcome == "completed" ? "" : " — \(outcome)")

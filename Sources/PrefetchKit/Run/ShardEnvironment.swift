@@ -49,13 +49,13 @@ package enum ShardChoiceError: Error, Sendable, Equatable, CustomStringConvertib
         let index = ShardEnvironment.indexVariable, count = ShardEnvironment.countVariable
         switch self {
         case .badOption(let text):
-            return "--shard must be K/N with 1 <= K <= N, like 2/4, not '\(text)'"
+            return "--shard must be K/N with 1 <= K <= N, like 2/4, not `\(text)`"
         case .missingVariable(let set, let value, let missing):
             return "\(set)=\(value) is set but \(missing) is not: a shard from the environment needs both"
         case .badCount(let text):
-            return "\(count) must be a whole number of shards, 1 or more, not '\(text)'"
+            return "\(count) must be a whole number of shards, 1 or more, not `\(text)`"
         case .badIndex(let text):
-            return "\(index) must be a whole number from 0 (the first shard), not '\(text)'"
+            return "\(index) must be a whole number from 0 (the first shard), not `\(text)`"
         case .indexTooLarge(let value, let shards):
             return "\(index)=\(value) is not below \(count)=\(shards) (the index counts from 0)"
         case .disagree(let option, let environment):

@@ -18,26 +18,31 @@ package enum Verifier {
     }
 
     package struct Result: Sendable {
+        /// URL occurrences of the job.
+        package var urls = 0
         /// Distinct keys checked.
         package var checked = 0
         package var fresh = 0
         package var findings: [Finding] = []
     }
 
-    /// Checks `job` against the cache at `cachePath` (the job's own when nil). A cache that does not
-    /// exist holds nothing: every URL is missing. `report` is called per finding, as found.
+    /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
+    /// holds no cache (which `verify` reports as every command does, not as every URL missing).
+    /// `report` is called per finding, as found.
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
-                              report: (Finding) -> Void) throws(CacheError) -> Result {
-        let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read)
+                              report: (Finding) -> Void) throws(CacheError) -> Result? {
+        guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
         var result = Result()
         var seen = Set<String>()
-        for item in RunPlan(job: job) where seen.insert(item.key).inserted {
+        for item in RunPlan(job: job) {
+            result.urls += 1
+            guard seen.insert(item.key).inserted else { continue }
             result.checked += 1
             let options = job.sets[item.setIndex].options
             var found: [Finding] = []
             if options.keepOriginal {
-                if let entry = try cache?.lookup(key: item.key) {
-                    let freshness = options.refresh == .http ? try cache?.index.freshness(of: entry) ?? .unknown : .unknown
+                if let entry = try cache.lookup(key: item.key) {
+                    let freshness = options.refresh == .http ? try cache.index.freshness(of: entry) : .unknown
                     if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: job.cache.maxAge, now: now) {
                         found.append(Finding(kind: .stale, url: item.shownURL))
                     }
@@ -45,12 +50,8 @@ package enum Verifier {
                     found.append(Finding(kind: .missing, url: item.shownURL))
                 }
             }
-            if let cache {
-                for spec in options.variants where try !hasVariant(spec, ofKey: item.key, in: cache) {
-                    found.append(Finding(kind: .missing, url: item.shownURL, variant: spec.name))
-                }
-            } else if !options.variants.isEmpty && !options.keepOriginal {
-                found.append(Finding(kind: .missing, url: item.shownURL, variant: options.variants[0].name))
+            for spec in options.variants where try !hasVariant(spec, ofKey: item.key, in: cache) {
+                found.append(Finding(kind: .missing, url: item.shownURL, variant: spec.name))
             }
             for finding in found {
                 result.findings.append(finding)

@@ -1,6 +1,8 @@
 /// What `verify` found in one job, or in all of them: as its line on standard error, as the JSON
 /// log's `verified` event (one a job, with `job`), and as the `totals` of its `summary`.
 package struct VerifyTotals: Sendable, Encodable, Equatable {
+    /// URL occurrences of the jobs, as `check` counts them.
+    package var urls = 0
     /// Distinct keys checked.
     package var checked = 0
     package var fresh = 0
@@ -10,6 +12,7 @@ package struct VerifyTotals: Sendable, Encodable, Equatable {
     package init() {}
 
     package init(_ result: Verifier.Result) {
+        urls = result.urls
         checked = result.checked
         fresh = result.fresh
         missing = result.findings.count { $0.kind == .missing }
@@ -18,6 +21,7 @@ package struct VerifyTotals: Sendable, Encodable, Equatable {
 
     package static func + (lhs: VerifyTotals, rhs: VerifyTotals) -> VerifyTotals {
         var sum = lhs
+        sum.urls += rhs.urls
         sum.checked += rhs.checked
         sum.fresh += rhs.fresh
         sum.missing += rhs.missing
@@ -25,9 +29,10 @@ package struct VerifyTotals: Sendable, Encodable, Equatable {
         return sum
     }
 
-    /// `3 URLs, 2 cached and fresh, 1 missing, 0 stale`.
+    /// `4 URLs, 3 unique keys: 2 cached and fresh, 1 missing, 0 stale`: occurrences and keys as
+    /// `check` says them; the rest count keys.
     package var line: String {
-        "\(counted(checked, "URL")), \(fresh) cached and fresh, \(missing) missing, \(stale) stale"
+        "\(counted(urls, "URL")), \(counted(checked, "unique key")): \(fresh) cached and fresh, \(missing) missing, \(stale) stale"
     }
 
     /// `{"event":"verified","job":...,"checked":...,"fresh":...,"missing":...,"stale":...}`.

@@ -50,6 +50,11 @@ package enum Milliseconds {
         Int64((seconds * 1000).rounded())
     }
 
+    /// Seconds to the millisecond, as the report's `duration_s` and `stats` give a run's duration.
+    package static func rounded(_ seconds: Double) -> Double {
+        (seconds * 1000).rounded() / 1000
+    }
+
     static func between(_ start: Date, _ end: Date) -> Int64 {
         of(end.timeIntervalSince(start))
     }

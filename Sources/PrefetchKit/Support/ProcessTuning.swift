@@ -59,6 +59,16 @@ package enum ProcessTuning {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Holds SIGWINCH (a terminal resize) back in the calling thread and every thread it starts, as
+    /// `holdStopSignals` does the stop signals, so that the dispatch source of `TerminalWidth` reads
+    /// each one. Its default action is to ignore it, so holding it changes nothing for the rest.
+    package static func holdWindowSignal() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGWINCH)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     private static var stopSignalSet: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)

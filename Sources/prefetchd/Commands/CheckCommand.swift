@@ -8,7 +8,8 @@ enum CheckCommand {
         synopsis: "check JOB.yaml [JOB.yaml ...]",
         summary: "Validate job files and print a one-line summary of each; no network, no cache writes.",
         details: """
-            Prints FILE: ok — N sets, M URLs, cache DIR for each valid file on standard output, and
+            Prints FILE: ok — N sets, M URLs, K unique keys, cache DIR for each valid file on
+            standard output (URL occurrences, and the distinct cache keys among them), and
             every problem of the others as FILE:LINE:COLUMN: key.path: what is wrong on standard
             error. Exit 0 when every file is valid, 2 otherwise.
             """,

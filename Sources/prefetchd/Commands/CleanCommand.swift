@@ -26,8 +26,10 @@ enum CleanCommand {
             """,
         options: [
             SharedOptions.cache,
-            .value("max-age", "DUR", "Remove entries older than this (500ms, 15s, 10m, 2h, 7d; 0 = never expire)."),
-            .value("max-size", "SIZE", "Trim the cache when it holds more than this (512KiB, 20MiB, 2GiB, 5GB; 0 = no cap)."),
+            .value("max-age", "DUR", "Remove entries older than this (500ms, 15s, 10m, 2h, 7d; 0 = never expire).",
+                   default: "the job file's cache.max_age, else the runs' recorded limit, else 7d"),
+            .value("max-size", "SIZE", "Trim the cache when it holds more than this (512KiB, 20MiB, 2GiB, 5GB; 0 = no cap).",
+                   default: "the job file's cache.max_size, else the runs' recorded limit, else 0"),
             SharedOptions.dryRun,
             SharedOptions.logFormat("the limits first, warnings and errors; the figures in the summary"),
         ],

@@ -26,14 +26,15 @@ enum ExportCommand {
             step and removed; a DST holding anything else is refused. Reads the cache only: no
             network, no writes to it, not counted as a use. With --dry-run, prints `FILE KEY` for
             each file and writes nothing. Exit 0 when every key was exported, 1 when some are not
-            cached (the rest are exported) or no cache is there, 2 for a bad command line, job file
-            or DST, 3 when the cache is unusable or DST cannot be written.
+            cached (the rest are exported), 2 for a bad command line, job file or DST, 3 when no
+            cache is there, the cache is unusable or DST cannot be written.
             """,
         options: [
-            .value("layout", "LAYOUT", "How the files are named: sdwebimage (the only one).", choices: ["sdwebimage"]),
-            .value("cache", "DIR", "Cache folder to export from; overrides the job file's cache.path (default without a job: "
-                       + ".prefetchd-cache, or $PREFETCHD_CACHE_DIR)."),
-            .value("variant", "NAME", "Export each original's variant NAME, under the original's key."),
+            .value("layout", "LAYOUT", "How the files are named: sdwebimage (the only one).",
+                   default: "none, it must be given", choices: ["sdwebimage"]),
+            SharedOptions.cache,
+            .value("variant", "NAME", "Export each original's variant NAME, under the original's key.",
+                   default: "the originals"),
             SharedOptions.dryRun,
         ],
         examples: [
@@ -61,9 +62,14 @@ enum ExportCommand {
         }
         let jobCache = arguments.value("cache") == nil ? job?.cache.path : nil
         let cachePath = jobCache ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
-        guard let cache = try DiskCache.openExisting(at: cachePath, for: .read) else {
-            diagnostics.report(.failure, "prefetchd export: no cache at \(cachePath)")
-            return
+        let cache: DiskCache
+        do throws(CacheError) {
+            guard let opened = try DiskCache.openExisting(at: cachePath, for: .read) else {
+                return CacheFailure.noCache("export", at: cachePath, into: diagnostics)
+            }
+            cache = opened
+        } catch {
+            return CacheFailure.report("export", cacheAt: cachePath, error, into: diagnostics)
         }
         let variant = arguments.value("variant")
         let selection = try job.map { try ExportSelection.select($0, from: cache, variant: variant) }

@@ -17,7 +17,7 @@ enum FsckCommand {
             files, indexes orphan files, deletes stale temps, replaces such a link with a real folder
             (never touching what it points at) and computes the totals again. Reads every file:
             expect it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems
-            were found (with --repair: and fixed), 3 when the cache is unusable.
+            were found (with --repair: and fixed), 3 when DIR holds no cache or it is unusable.
             """,
         options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps, replace linked folders.")],
         examples: ["prefetchd fsck --cache /var/cache/prefetchd", "prefetchd fsck --cache /var/cache/prefetchd --repair"],
@@ -32,13 +32,13 @@ enum FsckCommand {
         do throws(CacheError) {
             try check(root, repair: arguments.has("repair"), diagnostics)
         } catch {
-            diagnostics.report(.environment, "prefetchd fsck: cache \(root): \(error)")
+            CacheFailure.report("fsck", cacheAt: root, error, into: diagnostics)
         }
     }
 
     private static func check(_ root: String, repair: Bool, _ diagnostics: Diagnostics) throws(CacheError) {
         guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else {
-            diagnostics.report(.environment, "prefetchd fsck: no cache at \(root)")
+            CacheFailure.noCache("fsck", at: root, into: diagnostics)
             return
         }
         let validator = ImageValidator(level: .decode, maxBytes: 0)

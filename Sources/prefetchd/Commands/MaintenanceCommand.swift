@@ -58,7 +58,7 @@ enum MaintenanceCommand {
     /// cache at `folder` when the error itself does not.
     static func fail(_ command: String, cacheAt folder: String, _ error: MaintenanceError, into diagnostics: Diagnostics) {
         if case .cache(let cause) = error {
-            diagnostics.report(.environment, "prefetchd \(command): cache \(folder): \(cause)")
+            CacheFailure.report(command, cacheAt: folder, cause, into: diagnostics)
         } else {
             diagnostics.report(.environment, "prefetchd \(command): \(error.description)")
         }

@@ -25,8 +25,8 @@ enum MergeCommand {
             the lock is held too long.
             """,
         options: [
-            .value("into", "DST", "The cache folder to merge into (made when missing)."),
-            .flag("dry-run", "Print one line per entry (would add, would replace, would skip) and the totals; change nothing."),
+            .value("into", "DST", "The cache folder to merge into (made when missing).", default: "none, it must be given"),
+            .flag("dry-run", short: "n", "Print one line per entry (would add, would replace, would skip) and the totals; change nothing."),
             .flag("copy", "Copy every file, even where a hard link would do (DST then shares no file data with the sources)."),
         ],
         examples: [

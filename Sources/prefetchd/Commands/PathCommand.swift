@@ -18,22 +18,23 @@ enum PathCommand {
             Checks the file is there with its recorded size, and prints its absolute path on
             standard output. Counts as a use of the entry (last access), except on a disk that
             cannot be written to (read-only, or full; a use that cannot be written is told on
-            stderr, and the path still printed). Exit 0 when cached, 1 when not (also when DIR
-            holds no cache), 2 when URL is not an absolute http or https URL or JOB.yaml is bad,
-            3 when the cache is unusable. With --variant, prints the path of that variant of
+            stderr, and the path still printed). Exit 0 when cached, 1 when not, 2 when URL is
+            not an absolute http or https URL or JOB.yaml is bad, 3 when DIR holds no cache or the
+            cache is unusable. With --variant, prints the path of that variant of
             URL's image instead (a `variants:` item's name), found through the link the index keeps
             from the variant to its original, also when the set did not keep the original.
             """,
         options: [
             SharedOptions.cacheFolder,
-            .value("job", "JOB.yaml", "Make URL's key with this job's cache_key rule, and use its cache."),
-            .value("variant", "NAME", "The path of URL's variant NAME rather than of the original."),
+            .value("job", "JOB.yaml", "Make URL's key with this job's cache_key rule, and use its cache.", default: "none: URL itself is the key"),
+            .value("variant", "NAME", "The path of URL's variant NAME rather than of the original.", default: "none: the original"),
         ],
         examples: [
             "prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd",
             "prefetchd path 'https://cdn.example.com/banners/1.jpg?sig=a1b2' --job jobs/catalog.yaml",
             "prefetchd path https://cdn.example.com/banners/1.jpg --variant thumb --cache /var/cache/prefetchd",
-            "open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
+            "file \"$(prefetchd path https://cdn.example.com/banners/1.jpg --cache /var/cache/prefetchd)\"",
+            "xdg-open \"$(prefetchd path http://127.0.0.1:8089/samples/testorig.jpg)\"",
         ],
         execute: execute
     )
@@ -48,11 +49,20 @@ enum PathCommand {
         let shown = URLRedaction.shown(url, hiding: options.redactParams)
         let root = arguments.value("cache") == nil ? job?.cache.path : nil
         let folder = root ?? MaintenanceTarget.cacheFolder(option: arguments.value("cache"))
-        guard let cache = try DiskCache.openExisting(at: folder, for: .read) else {
-            diagnostics.report(.failure, "prefetchd path: no cache at \(folder)")
-            return
+        do throws(CacheError) {
+            guard let cache = try DiskCache.openExisting(at: folder, for: .read) else {
+                return CacheFailure.noCache("path", at: folder, into: diagnostics)
+            }
+            try find(url, shown: shown, options: options, variant: arguments.value("variant"), in: cache, diagnostics)
+        } catch {
+            CacheFailure.report("path", cacheAt: folder, error, into: diagnostics)
         }
-        if let variant = arguments.value("variant") {
+    }
+
+    /// Prints the path of `url`'s entry (or of its variant) in `cache`; reports a failure when none is found.
+    private static func find(_ url: String, shown: String, options: JobOptions, variant: String?, in cache: DiskCache,
+                             _ diagnostics: Diagnostics) throws(CacheError) {
+        if let variant {
             let key = options.cacheKey.key(for: URLRedaction.keyed(url))
             guard let path = try cache.variantPath(named: variant, ofOriginalAt: cache.relativePath(forKey: key)) else {
                 diagnostics.report(.failure, "prefetchd path: no variant `\(variant)` cached for \(shown)")
@@ -62,8 +72,12 @@ enum PathCommand {
             Console.out(path + "\n")
             return
         }
-        let paths = try cache.path(forKey: options.cacheKey.key(for: URLRedaction.keyed(url))).map { [$0] }
-            ?? cache.paths(forStoredURLs: Array(Set([url, shown])))
+        let paths: [String]
+        if let keyed = try cache.path(forKey: options.cacheKey.key(for: URLRedaction.keyed(url))) {
+            paths = [keyed]
+        } else {
+            paths = try cache.paths(forStoredURLs: Array(Set([url, shown])))
+        }
         guard paths.count == 1, let path = paths.first else {
             diagnostics.report(.failure, paths.isEmpty
                 ? "prefetchd path: not cached: \(shown)"

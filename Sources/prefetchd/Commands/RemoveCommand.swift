@@ -27,9 +27,9 @@ enum RemoveCommand {
             """,
         options: [
             SharedOptions.cache,
-            .value("set", "NAME", "Remove the entries the set NAME stored."),
-            .value("host", "HOST", "Remove the entries whose URL's host (and port) is HOST."),
-            .value("job", "JOB.yaml", "Remove every URL of the job, keyed by its sets' cache_key rules."),
+            .value("set", "NAME", "Remove the entries the set NAME stored.", default: "none"),
+            .value("host", "HOST", "Remove the entries whose URL's host (and port) is HOST.", default: "none"),
+            .value("job", "JOB.yaml", "Remove every URL of the job, keyed by its sets' cache_key rules.", default: "none"),
             .flag("all", "Remove every entry and ledger line; keep the folder, marker, recorded limits and index."),
             SharedOptions.dryRun,
         ],

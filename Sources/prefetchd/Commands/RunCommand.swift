@@ -26,15 +26,17 @@ enum RunCommand {
             """,
         options: [
             SharedOptions.cache,
-            .value("concurrency", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency (fewer, with a note, when the open-file limit cannot hold them)."),
-            .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped. Without it, JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it) with PREFETCHD_SHARDS=N selects shard index+1 of N; both given must agree."),
-            .flag("dry-run", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
-            .value("report", "FILE.json", "Write the run report (totals and failures) as JSON to FILE."),
-            .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards."),
-            .value("progress", "WHEN", "Progress: auto (a live line on a terminal, a log line every 5 s otherwise), always (the live line even off a terminal) or never. With --log-format json, a progress event every 5 s unless never.",
-                   choices: ["auto", "always", "never"]),
-            .flag("quiet", "Print only failures (a line or JSON event each) and the final summary; no progress."),
-            .flag("verbose", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
+            .value("concurrency", short: "c", "N", "Transfers in flight at once, 1-1024; overrides every set's concurrency (fewer, with a note, when the open-file limit cannot hold them).",
+                   default: "each set's concurrency, 16 unless the job file says"),
+            .value("shard", "K/N", "Only handle the URLs whose cache key falls in shard K of N (1 <= K <= N); the rest count as skipped. Without it, JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it) with PREFETCHD_SHARDS=N selects shard index+1 of N; both given must agree.",
+                   default: "1/1, every URL"),
+            .flag("dry-run", short: "n", "Print each URL that would be fetched, revalidated or skipped; fetch and change nothing."),
+            .value("report", short: "o", "FILE.json", "Write the run report (totals and failures) as JSON to FILE.", default: "no report file"),
+            .value("junit", "FILE.xml", "Write one JUnit test case per set, failures listed, for CI dashboards.", default: "no JUnit file"),
+            .value("progress", "WHEN", "Progress: auto (a live line on a terminal, fitted to its width, a log line every 5 s otherwise), always (the live line even off a terminal, 80 columns or $COLUMNS) or never. With --log-format json, a progress event every 5 s unless never.",
+                   default: "auto", choices: ["auto", "always", "never"]),
+            .flag("quiet", short: "q", "Print only failures (a line or JSON event each) and the final summary; no progress."),
+            .flag("verbose", short: "v", "Log every URL as it settles (fetched, cached, revalidated, skipped, retried)."),
             SharedOptions.logFormat("an event a URL state change, progress events instead of the progress line, warnings and errors"),
         ],
         examples: [
@@ -58,7 +60,7 @@ enum RunCommand {
         options.cacheOverride = arguments.value("cache")
         if let text = arguments.value("concurrency") {
             guard let value = Int(text), (1...1024).contains(value) else {
-                throw UsageError("run: --concurrency must be a whole number from 1 to 1024, not '\(text)'")
+                throw UsageError("run: --concurrency must be a whole number from 1 to 1024, not `\(text)`")
             }
             options.settings.concurrency = value
         }

@@ -18,8 +18,8 @@ enum StatsCommand {
         options: [
             SharedOptions.cache,
             .value("format", "FORMAT", "text (a readable table), json, prometheus (node_exporter textfile) or html (one self-contained page).",
-                   choices: ["text", "json", "prometheus", "html"]),
-            .value("output", "FILE", "Write to FILE (atomically) instead of standard output."),
+                   default: "text", choices: ["text", "json", "prometheus", "html"]),
+            .value("output", short: "o", "FILE", "Write to FILE (atomically) instead of standard output.", default: "standard output"),
         ],
         examples: [
             "prefetchd stats jobs/catalog.yaml",

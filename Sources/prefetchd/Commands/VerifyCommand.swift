@@ -11,9 +11,10 @@ enum VerifyCommand {
             Prints `missing URL` or `stale URL` on standard output for each URL that is not cached,
             or, in a set whose refresh is stale or always, was last fetched or revalidated longer ago
             than the job's cache.max_age (with refresh: never a run keeps any cached entry, and so
-            does verify). Logs a line a job on stderr with the counts. Reads the cache index only:
-            no network, no writes. Exit 0 when all are cached and fresh, 1 when
-            any is missing or stale, 2 for a bad job file, 3 when the cache is unusable.
+            does verify). Logs a line a job on stderr with the counts, of URLs and of unique keys as
+            check counts them (the findings count keys). Reads the cache index only: no network,
+            no writes. Exit 0 when all are cached and fresh, 1 when any is missing or stale, 2 for
+            a bad job file, 3 when the folder holds no cache or the cache is unusable.
             """,
         options: [SharedOptions.cache, SharedOptions.logFormat("a verified event a job, errors")],
         examples: ["prefetchd verify jobs/catalog.yaml", "prefetchd verify jobs/catalog.yaml --cache build/cache"],
@@ -24,17 +25,17 @@ enum VerifyCommand {
         let jobs = try JobArguments.load(arguments, command: "verify")
         var totals = VerifyTotals()
         for job in jobs {
-            do {
-                let result = try Verifier.verify(job, cachePath: arguments.value("cache")) { finding in
-                    Console.out(finding.line + "\n")
+            let folder = arguments.value("cache").map { MaintenanceTarget.cacheFolder(option: $0) } ?? job.cache.path
+            do throws(CacheError) {
+                guard let result = try Verifier.verify(job, cachePath: folder, report: { Console.out($0.line + "\n") }) else {
+                    return CacheFailure.noCache("verify", at: folder, into: diagnostics)
                 }
                 if !result.findings.isEmpty { diagnostics.report(.failure) }
                 let found = VerifyTotals(result)
                 totals = totals + found
                 Log.say("prefetchd verify: \(job.name): \(found.line)", or: VerifyTotals.Event(job: job.name, found))
             } catch {
-                diagnostics.report(.environment, "prefetchd verify: cache of \(job.name) is unusable: \(error)")
-                return
+                return CacheFailure.report("verify", cacheAt: folder, error, into: diagnostics)
             }
         }
         diagnostics.summarize(VerifyTotals.Summary(jobs: jobs.map(\.name), totals: totals))

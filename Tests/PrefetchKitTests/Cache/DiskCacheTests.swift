@@ -32,11 +32,11 @@ import Testing
             } throws: { "\($0)".contains("Not a directory") }
             #expect {
                 try DiskCache.open(at: folder + "/file", layout: .native)
-            } throws: { "\($0)" == "Could not use as a folder \(folder)/file: Not a directory." }
+            } throws: { "\($0)" == "is a file, not a cache folder: \(folder)/file" }
             // (also by the commands that only read an existing cache, rather than "no cache there")
             #expect {
                 try DiskCache.openExisting(at: folder + "/file")
-            } throws: { "\($0)" == "Could not use as a folder \(folder)/file: Not a directory." }
+            } throws: { "\($0)" == "is a file, not a cache folder: \(folder)/file" }
         }
     }
 

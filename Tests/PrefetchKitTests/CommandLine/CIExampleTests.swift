@@ -117,10 +117,14 @@ import Testing
     /// The options of a command's `--help`, each with whether it takes a value.
     static func options(inHelp help: String) -> [String: Bool] {
         var options: [String: Bool] = [:]
-        // `  --name VALUE  text` or `  --name  text`: the columns are two spaces apart or more.
-        for line in help.split(separator: "\n") where line.hasPrefix("  --") {
-            let name = line.dropFirst(2).prefix { $0 != " " }
-            let after = line.dropFirst(2 + name.count)
+        // `  -c, --name VALUE  text`, `      --name VALUE  text` or `      --name  text`: the columns are
+        // two spaces apart or more.
+        for line in help.split(separator: "\n") {
+            let spelling = line.drop { $0 == " " }
+            guard line.count - spelling.count <= 6, spelling.hasPrefix("-") else { continue }
+            let long = spelling.hasPrefix("--") ? spelling : spelling.dropFirst(4)
+            let name = long.prefix { $0 != " " }
+            let after = long.dropFirst(name.count)
             options[String(name)] = after.hasPrefix(" ") && !after.dropFirst().hasPrefix(" ")
         }
         return options

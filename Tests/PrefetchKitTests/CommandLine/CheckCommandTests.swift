@@ -16,8 +16,33 @@ import Testing
             """)
         let outcome = try Binary.run(["check", "good.yaml"], in: folder.url)
         #expect(outcome.status == 0)
-        #expect(outcome.stdout == "good.yaml: ok — 3 sets, 123 URLs, cache \(folder.path)/cache-here\n")
+        #expect(outcome.stdout == "good.yaml: ok — 3 sets, 123 URLs, 123 unique keys, cache \(folder.path)/cache-here\n")
         #expect(!FileManager.default.fileExists(atPath: folder.file("cache-here").path), "check wrote a cache")
+    }
+
+    @Test func checkAndVerifyCountURLsAndKeysAlike() throws {
+        // Given a job listing one URL in two sets, and one URL once
+        let folder = try TemporaryDirectory()
+        try folder.write("twice.yaml", """
+            version: 1
+            cache: { path: cache }
+            sets:
+              - { name: a, urls: ["http://127.0.0.1:1/x.jpg", "http://127.0.0.1:1/y.jpg"] }
+              - { name: b, urls: ["http://127.0.0.1:1/x.jpg"] }
+            """)
+        // Then check and verify both say 3 URLs and 2 unique keys, in the singular for one
+        let check = try Binary.run(["check", "twice.yaml"], in: folder.url)
+        #expect(check.stdout == "twice.yaml: ok — 2 sets, 3 URLs, 2 unique keys, cache \(folder.path)/cache\n")
+        let filler = Process()
+        filler.executableURL = try Binary.executable("cache-filler")
+        filler.arguments = [folder.path + "/cache", "1"]
+        #expect(try Binary.outcome(of: filler).status == 0)
+        let verify = try Binary.run(["verify", "twice.yaml"], in: folder.url)
+        #expect(verify.status == 1)
+        #expect(verify.unstampedStderr.contains("prefetchd verify: twice: 3 URLs, 2 unique keys: 0 cached and fresh, 2 missing, 0 stale\n"),
+                "\(verify.stderr)")
+        try folder.write("once.yaml", "version: 1\nsets:\n  - { name: a, urls: [\"http://127.0.0.1:1/x.jpg\"] }\n")
+        #expect(try Binary.run(["check", "once.yaml"], in: folder.url).stdout.contains("1 set, 1 URL, 1 unique key, cache"))
     }
 
     @Test func everyProblemOfABadFileIsReportedInFileOrder() throws {

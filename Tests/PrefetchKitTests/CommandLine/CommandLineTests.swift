@@ -40,16 +40,16 @@ import Testing
     @Test func unknownCommandSuggestsTheNearestOne() throws {
         let outcome = try Binary.run(["rn", "jobs/catalog.yaml"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr == "prefetchd: unknown command 'rn'; did you mean 'run'?\n")
+        #expect(outcome.stderr == "prefetchd: unknown command `rn`; did you mean `run`?\n")
     }
 
     /// Command lines with a mistake, and what the error says: an unknown option suggests the nearest
     /// one, an option without its value or with one outside its choices says so, and no arguments at
     /// all prints the usage.
     @Test(arguments: [
-        (["run", "x.yaml", "--concurency", "3"], "unknown option '--concurency'; did you mean '--concurrency'?"),
+        (["run", "x.yaml", "--concurency", "3"], "unknown option `--concurency`; did you mean `--concurrency`?"),
         (["stats", "--format"], "--format needs a value (FORMAT)"),
-        (["stats", "--format=xml"], "--format must be one of text, json, prometheus, html, not 'xml'"),
+        (["stats", "--format=xml"], "--format must be one of text, json, prometheus, html, not `xml`"),
         ([], "Usage: prefetchd COMMAND"),
     ] as [([String], String)])
     func aMistakeExits2AndSaysWhat(arguments: [String], says: String) throws {

@@ -174,7 +174,7 @@ import Testing
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(clean.stdout.isEmpty, "\(clean.stdout)")
         let both = clean.stdout + clean.unstampedStderr
-        for figure in ["removed 1 files", "trimmed ", "expired ", "orphan sweep ", "swept temp files "] {
+        for figure in ["removed 1 file", "trimmed ", "expired ", "orphan sweep ", "swept temp files "] {
             #expect(both.components(separatedBy: figure).count == 2, "\(figure) not once in: \(both)")
         }
         #expect(clean.unstampedStderr.hasPrefix("clean: limits max_size \(cap) (flag), "), "\(clean.stderr)")

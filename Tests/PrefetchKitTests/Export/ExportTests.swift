@@ -222,7 +222,7 @@ import Testing
         let wrongLayout = try Binary.run(["export", "out", "--layout", "native", "--cache", "cache"], in: folder.url)
         #expect(wrongLayout.status == 2)
         let noCache = try Binary.run(["export", "out", "--layout", "sdwebimage", "--cache", "cache"], in: folder.url)
-        #expect(noCache.status == 1)
+        #expect(noCache.status == 3)
         #expect(noCache.stderr.contains("no cache at \(folder.path)/cache"), "\(noCache.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     }

@@ -226,7 +226,7 @@ import Testing
         #expect(summary.setCount == 2)
         #expect(summary.urlCount == 32)
         #expect(summary.name == "shop")
-        #expect(summary.description == "\(file): ok — 2 sets, 32 URLs, cache /tmp/shop-cache")
+        #expect(summary.description == "\(file): ok — 2 sets, 32 URLs, 32 unique keys, cache /tmp/shop-cache")
     }
 }
 

@@ -134,7 +134,7 @@ struct MergeTests {
                 #expect(merge.status == 2 && merge.unstampedStderr.split(separator: "\n").count == 1, "\(arguments): \(merge.stderr)")
             }
             let missing = try Binary.run(["merge", folder + "/nothing", "--into", folder + "/d"])
-            #expect(missing.status == 3 && missing.stderr.contains("no prefetchd cache"), "\(missing.stderr)")
+            #expect(missing.status == 3 && missing.stderr.contains("no cache at \(folder)/nothing"), "\(missing.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/d"))
         }
     }

@@ -221,6 +221,6 @@ import Testing
         }
         let missing = try Binary.run(["stats", "--cache", "/nonexistent/prefetchd-cache"])
         #expect(missing.status == 3)
-        #expect(missing.stderr.contains("There is no prefetchd cache at /nonexistent/prefetchd-cache"))
+        #expect(missing.stderr.contains("prefetchd stats: no cache at /nonexistent/prefetchd-cache\n"))
     }
 }

@@ -92,13 +92,13 @@ struct VariantMaintenanceTests {
             let original = cache.relativePath(forKey: keys[0])
 
             // The variant the cache holds: nothing to report, and `path --variant` finds its file.
-            let present = try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: png}]")) { _ in }
+            let present = try #require(try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: png}]")) { _ in })
             #expect(present.findings.isEmpty && present.fresh == 1)
             let path = try #require(try cache.variantPath(named: "thumb", ofOriginalAt: original))
             #expect(path.hasSuffix(".png") && FileManager.default.fileExists(atPath: path))
 
             // Another quality or another name is another variant, which the cache lacks.
-            let changed = try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: jpeg}, {name: big, max_pixel_size: 4}]")) { _ in }
+            let changed = try #require(try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: jpeg}, {name: big, max_pixel_size: 4}]")) { _ in })
             #expect(changed.findings.map(\.line) == ["missing \(keys[0]) variant thumb", "missing \(keys[0]) variant big"])
             #expect(try cache.variantPath(named: "big", ofOriginalAt: original) == nil)
         }

@@ -8,7 +8,7 @@ import Testing
 struct RunHTTPFreshnessTests {
     static func verify(_ harness: RunHarness, _ job: String) throws -> Verifier.Result {
         let loaded = try JobFile.load(path: job, environment: ProcessInfo.processInfo.environment)
-        return try Verifier.verify(loaded) { _ in }
+        return try #require(try Verifier.verify(loaded) { _ in })
     }
 
     @Test func maxAgeOfOneSecondRevalidatesAfterItAndNotBefore() throws {

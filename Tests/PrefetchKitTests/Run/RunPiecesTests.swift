@@ -110,15 +110,7 @@ import Testing
     }
 }
 
-@Suite struct ProgressLineTests {
-    @Test func lineShowsDoneTotalFailedBytesAndEta() {
-        let line = ProgressDisplay.line(.init(done: 50, total: 200, failed: 3, bytes: 2 * 1024 * 1024), elapsed: 10)
-        #expect(line.hasPrefix("[#####---------------] 50/200 25%"))
-        #expect(line.contains("failed 3"))
-        #expect(line.contains("2.0 MiB"))
-        #expect(line.hasSuffix("ETA 0:30"))
-    }
-
+@Suite struct ProgressStyleTests {
     @Test func styleFollowsTheSettingAndTheTerminal() {
         #expect(ProgressDisplay.style(for: "auto", quiet: false, isTerminal: true) == .live)
         #expect(ProgressDisplay.style(for: "auto", quiet: false, isTerminal: false) == .log(interval: 5))

@@ -138,7 +138,7 @@ struct RunUnusableCacheTests {
 
         // Then the first job is reported as not done, the second runs, and the report and summary are written
         #expect(outcome.status == 3, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("prefetchd run: cache \(plainFile) is unusable: Could not use as a folder"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("prefetchd run: cache \(plainFile) is unusable: is a file, not a cache folder: \(plainFile)"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("prefetchd: first, second: 3 requested"), "\(outcome.stderr)")
         let written = try readReport(report)
         #expect(written.outcome == "incomplete")

@@ -48,6 +48,16 @@ struct Binary {
         return try outcome(of: process)
     }
 
+    /// Runs the installed tool `arguments[0]` (found on PATH) with the rest, `environment` added to this
+    /// process's own.
+    static func tool(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try outcome(of: process)
+    }
+
     /// Starts `process` with its output and error read to the end, and waits for it.
     static func outcome(of process: Process) throws -> Outcome {
         let out = Pipe()

@@ -4,8 +4,9 @@ import Foundation
 internal import Glibc
 #endif
 
-/// Shows a run's progress on standard error: one live line redrawn on a terminal, otherwise a
-/// plain log line every few seconds (SDWebImagePrefetcher's finished/total, with rate and ETA);
+/// Shows a run's progress on standard error: one live line redrawn on a terminal, as wide as the
+/// terminal allows (`ProgressLine`, `TerminalWidth`), otherwise a plain log line every few seconds
+/// (SDWebImagePrefetcher's finished/total, with the recent rates and an ETA);
 /// with `--log-format json`, a `progress` event line every few seconds instead, so that standard
 /// error stays one JSON object a line.
 package final class ProgressDisplay: Sendable {
@@ -25,6 +26,16 @@ package final class ProgressDisplay: Sendable {
         package var total: Int
         package var failed: Int
         package var bytes: Int64
+        /// Keys claimed and not settled yet: being decided, transferred or stored.
+        package var inFlight: Int
+
+        package init(done: Int, total: Int, failed: Int, bytes: Int64, inFlight: Int = 0) {
+            self.done = done
+            self.total = total
+            self.failed = failed
+            self.bytes = bytes
+            self.inFlight = inFlight
+        }
     }
 
     /// `--progress`: `auto` draws the live line on a terminal and logs a line every 5 s otherwise;
@@ -43,10 +54,15 @@ package final class ProgressDisplay: Sendable {
     private let snapshot: @Sendable () -> Snapshot
     private let started = Date()
     private let timer = Locked<RepeatingTimer?>(nil)
+    private let window: Locked<ProgressWindow>
+    private let width = Locked<TerminalWidth?>(nil)
+    /// The width a log line is laid out for (it is not redrawn, so it may be as wide as it likes).
+    static let logWidth = 200
 
     package init(style: Style, snapshot: @escaping @Sendable () -> Snapshot) {
         self.style = style
         self.snapshot = snapshot
+        window = Locked(ProgressWindow(startedAt: 0))
     }
 
     package func start() {
@@ -55,6 +71,11 @@ package final class ProgressDisplay: Sendable {
         case .off: return
         case .live: interval = 0.2
         case .log(let seconds), .json(let seconds): interval = seconds
+        }
+        if style == .live {
+            let terminal = TerminalWidth()
+            terminal.follow()
+            width.withLock { $0 = terminal }
         }
         let ticker = RepeatingTimer(label: "prefetchd.progress", interval: interval) { [weak self] in self?.draw() }
         timer.withLock { $0 = ticker }
@@ -65,20 +86,34 @@ package final class ProgressDisplay: Sendable {
     package func stop() {
         guard let ticker = timer.withLock({ $0 }), ticker.stop() else { return }
         if style == .live {
-            Console.live(Self.line(snapshot(), elapsed: Date().timeIntervalSince(started)))
+            Console.live(liveLine(snapshot(), elapsed: Date().timeIntervalSince(started)))
             Console.live(nil)
         }
+        width.withLock { $0?.stop() }
     }
 
     private func draw() {
         let state = snapshot()
         let elapsed = Date().timeIntervalSince(started)
         switch style {
-        case .live: Console.live(Self.line(state, elapsed: elapsed))
-        case .log: Log.text("prefetchd: " + Self.line(state, elapsed: elapsed))
+        case .live: Console.live(liveLine(state, elapsed: elapsed))
+        case .log: Log.text("prefetchd: " + line(state, elapsed: elapsed).render(width: Self.logWidth))
         case .json: Log.event(Event(state, elapsed: elapsed))
         case .off: break
         }
+    }
+
+    private func liveLine(_ state: Snapshot, elapsed: Double) -> String {
+        line(state, elapsed: elapsed).render(width: width.withLock { $0?.current } ?? TerminalWidth.fallback)
+    }
+
+    /// The line of `state`, with the rates of the last few seconds.
+    private func line(_ state: Snapshot, elapsed: Double) -> ProgressLine {
+        let rate = window.withLock { window in
+            window.add(done: state.done, bytes: state.bytes, at: elapsed)
+            return window.rate
+        }
+        return ProgressLine(state, rate: rate)
     }
 
     /// `{"bytes":...,"done":...,"elapsed_ms":...,"event":"progress","failed":...,"total":...}`, with
@@ -103,19 +138,5 @@ package final class ProgressDisplay: Sendable {
             case event, done, total, failed, bytes
             case elapsedMs = "elapsed_ms"
         }
-    }
-
-    /// `[#######-------]  1200/5000  24%  failed 3  18.4 MB  2.1 MB/s  ETA 0:31`
-    static func line(_ state: Snapshot, elapsed: Double) -> String {
-        let fraction = state.total > 0 ? min(1, Double(state.done) / Double(state.total)) : 0
-        let width = 20
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let rate = elapsed > 0 ? Double(state.bytes) / elapsed : 0
-        let perItem = state.done > 0 ? elapsed / Double(state.done) : 0
-        let remaining = Double(max(0, state.total - state.done)) * perItem
-        let eta = state.done > 0 ? ByteFormat.clock(remaining) : "--:--"
-        return "[\(bar)] \(state.done)/\(state.total) \(Int(fraction * 100))%  failed \(state.failed)  "
-            + "\(ByteFormat.human(state.bytes))  \(ByteFormat.human(Int64(rate)))/s  ETA \(eta)"
     }
 }
