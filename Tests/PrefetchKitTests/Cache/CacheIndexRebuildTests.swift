@@ -172,7 +172,11 @@ import Testing
               - { name: photos, urls: ["http://img.test/a.png", "http://img.test/b.png"] }
             """
         _ = try SchedulerTests.run(folder, sets: sets, transport: ScriptedTransport { _ in .body(SchedulerTests.png) })
-        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: folder.path + "/cache/index.sqlite"))
+        // A new file of garbage in the index's place, its WAL gone with it: the run's connection may still
+        // be closing on another thread, and its last checkpoint must land in the old file, not this one.
+        let index = folder.path + "/cache/index.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: index + suffix) }
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: index))
         let rebuilt = try DiskCache.open(at: folder.path + "/cache", layout: .native)
         #expect(try rebuilt.lookup(key: "http://img.test/a.png")?.url == nil)
 
