@@ -86,33 +86,37 @@ enum CacheFileNaming {
     /// for a key that is not a URL, of the key itself. Empty when there is none.
     /// Percent-escapes in the extension are decoded, as NSURL's `pathExtension` does.
     static func pathExtension(of key: String) -> String {
-        // Bytes, not Characters: this runs for every lookup and store.
-        let bytes = Array(key.utf8)
-        var start = 0
-        var end = bytes.count
-        if let scheme = firstIndex(of: Array("://".utf8), in: bytes) {
-            // Skip the authority; the path runs to the query or fragment.
-            start = scheme + 3
-            while start < end, bytes[start] != UInt8(ascii: "/"), bytes[start] != UInt8(ascii: "?"),
-                  bytes[start] != UInt8(ascii: "#") {
-                start += 1
+        // Bytes, not Characters, read in place: this runs for every lookup and store.
+        var key = key
+        return key.withUTF8 { bytes in
+            var start = 0
+            var end = bytes.count
+            if let scheme = schemeEnd(in: bytes) {
+                // Skip the authority; the path runs to the query or fragment.
+                start = scheme
+                while start < end, bytes[start] != UInt8(ascii: "/"), bytes[start] != UInt8(ascii: "?"),
+                      bytes[start] != UInt8(ascii: "#") {
+                    start += 1
+                }
+                end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? end
             }
-            end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? end
+            while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            let componentStart = (bytes[start..<end].lastIndex(of: UInt8(ascii: "/")) ?? (start - 1)) + 1
+            guard let dot = bytes[componentStart..<end].lastIndex(of: UInt8(ascii: ".")), dot != componentStart else {
+                return ""
+            }
+            let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)..<end])
+            let text = String(decoding: ext, as: UTF8.self)
+            return ext.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
         }
-        while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-        let componentStart = (bytes[start..<end].lastIndex(of: UInt8(ascii: "/")) ?? (start - 1)) + 1
-        guard let dot = bytes[componentStart..<end].lastIndex(of: UInt8(ascii: ".")), dot != componentStart else {
-            return ""
-        }
-        let ext = bytes[(dot + 1)..<end]
-        let text = String(decoding: ext, as: UTF8.self)
-        return ext.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
     }
 
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        for index in 0...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle) {
-            return index
+    /// The offset just past the first `://` in `bytes`, if there is one.
+    private static func schemeEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= 3 else { return nil }
+        for index in 0...(bytes.count - 3)
+        where bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/") {
+            return index + 3
         }
         return nil
     }

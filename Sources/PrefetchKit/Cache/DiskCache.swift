@@ -234,11 +234,24 @@ package final class DiskCache: Sendable {
     /// last committed, without waiting for stores in progress: an entry stored in this process within
     /// the last batch (a quarter second) may not be seen yet.
     package func lookup(_ location: CacheLocation, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
-        let relativePath = location.relativePath
-        guard let entry = try index.entry(relativePath: relativePath, committedOnly: committedOnly) else { return nil }
+        guard let entry = try index.entry(relativePath: location.relativePath, committedOnly: committedOnly) else { return nil }
+        return try present(entry)
+    }
+
+    /// As `lookup(_:)` for each of `locations`, in their order, with one index query for them all.
+    package func lookup(_ locations: [CacheLocation]) throws(CacheError) -> [CacheEntry?] {
+        var entries = try index.entries(relativePaths: locations.map(\.relativePath))
+        for position in entries.indices {
+            if let entry = entries[position] { entries[position] = try present(entry) }
+        }
+        return entries
+    }
+
+    /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped.
+    private func present(_ entry: CacheEntry) throws(CacheError) -> CacheEntry? {
         var info = stat()
         guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
-            try index.deleteEntry(relativePath: relativePath)
+            try index.deleteEntry(relativePath: entry.relativePath)
             return nil
         }
         return entry

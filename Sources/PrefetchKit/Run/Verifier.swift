@@ -26,24 +26,46 @@ package enum Verifier {
         package var findings: [Finding] = []
     }
 
+    /// Distinct keys looked up in the index by one query.
+    static let batchSize = 512
+
     /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
     /// holds no cache (which `verify` reports as every command does, not as every URL missing).
-    /// `report` is called per finding, as found.
+    /// `report` is called per finding, in the plan's order, as each batch of keys is checked.
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
         var result = Result()
         var seen = Set<String>()
-        for item in RunPlan(job: job) {
+        var batch: [PlanItem] = []
+        batch.reserveCapacity(batchSize)
+        // A plan item's set index is its place in the plan's sets, which go by priority.
+        let plan = RunPlan(job: job)
+        for item in plan {
             result.urls += 1
             guard seen.insert(item.key).inserted else { continue }
+            batch.append(item)
+            guard batch.count == batchSize else { continue }
+            try check(batch, of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+            batch.removeAll(keepingCapacity: true)
+        }
+        try check(batch, of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        return result
+    }
+
+    /// Checks the distinct keys of `batch`, their originals' rows read by one index query.
+    private static func check(_ batch: [PlanItem], of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
+                              into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
+        let originals = batch.filter { sets[$0.setIndex].options.keepOriginal }
+        var entries = try cache.lookup(originals.map { cache.location(forKey: $0.key) }).makeIterator()
+        for item in batch {
             result.checked += 1
-            let options = job.sets[item.setIndex].options
+            let options = sets[item.setIndex].options
             var found: [Finding] = []
             if options.keepOriginal {
-                if let entry = try cache.lookup(key: item.key) {
+                if let entry = entries.next() ?? nil {
                     let freshness = options.refresh == .http ? try cache.index.freshness(of: entry) : .unknown
-                    if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: job.cache.maxAge, now: now) {
+                    if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: maxAge, now: now) {
                         found.append(Finding(kind: .stale, url: item.shownURL))
                     }
                 } else {
@@ -59,7 +81,6 @@ package enum Verifier {
             }
             if found.isEmpty { result.fresh += 1 }
         }
-        return result
     }
 
     /// Whether the variant `spec` of the original under `key` is stored as the set now asks for it

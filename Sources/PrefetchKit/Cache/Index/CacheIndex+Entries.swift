@@ -50,8 +50,30 @@ extension CacheIndex {
         return committedOnly ? try withReader(read) : try withConnection(read)
     }
 
-    /// Made once: every URL of a run or a `verify` is looked up by it.
+    /// Made once: every URL of a run is looked up by it.
     private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?"
+
+    /// The rows for `relativePaths`, in their order (nil where there is none), read by one statement:
+    /// a statement's start and end cost more than the row it finds, so `verify` asks for its keys a
+    /// batch at a time. Each row is found by its path's unique index, as one at a time.
+    func entries(relativePaths: [String]) throws(CacheError) -> [CacheEntry?] {
+        let root = root
+        let rows = try withConnection { connection throws(CacheError) in
+            try connection.query(Self.entriesByPaths, [.textList(relativePaths)]) { row in
+                (Int(row.int64(IndexSchema.entryColumnCount)), CacheEntry(row: row, root: root))
+            }
+        }
+        var found = [CacheEntry?](repeating: nil, count: relativePaths.count)
+        for (position, entry) in rows { found[position] = entry }
+        return found
+    }
+
+    /// The paths' list walked first (`CROSS JOIN` keeps that order), each looked up in the index;
+    /// `wanted.key` is the path's place in the list.
+    private static let entriesByPaths = """
+        SELECT \(IndexSchema.entryColumns), wanted.key FROM json_each(?1) AS wanted
+        CROSS JOIN entries ON entries.relative_path = wanted.value
+        """
 
     func deleteEntry(relativePath: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in

@@ -131,43 +131,62 @@ enum IndexValue: Hashable {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
     }
 
-    /// `["a","b"]`: a list of texts bound as one parameter and read back by `json_each`.
     /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, bound as one
     /// parameter and read back by `json_each` (a Double's description reads back as the same Double).
     static func touchList(_ touches: [String: Double]) -> IndexValue {
-        var json = "["
+        var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(touches.count * 96)
         for (path, time) in touches {
-            if json.utf8.count > 1 { json += "," }  // after the first pair
-            json += "[\""
-            appendEscaped(path, to: &json)
-            json += "\","
-            json += time.description
-            json += "]"
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }  // after the first pair
+            json.append(UInt8(ascii: "["))
+            appendString(path, to: &json)
+            json.append(UInt8(ascii: ","))
+            appendBytes(of: time.description, to: &json)
+            json.append(UInt8(ascii: "]"))
         }
-        json += "]"
-        return .text(json)
+        json.append(UInt8(ascii: "]"))
+        return .text(String(decoding: json, as: UTF8.self))
     }
 
-    /// `text` inside a JSON string: quotes, backslashes and control characters escaped.
-    private static func appendEscaped(_ text: String, to json: inout String) {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            json += text
-            return
+    /// `["a","b"]`: a list of texts bound as one parameter and read back by `json_each`.
+    static func textList(_ texts: [String]) -> IndexValue {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        json.reserveCapacity(texts.reduce(2) { $0 + $1.utf8.count + 3 })
+        for text in texts {
+            if json.count > 1 { json.append(UInt8(ascii: ",")) }  // after the first text
+            appendString(text, to: &json)
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
+        json.append(UInt8(ascii: "]"))
+        return .text(String(decoding: json, as: UTF8.self))
+    }
+
+    /// `text` as a JSON string, quoted, with quotes, backslashes and control characters escaped. Bytes,
+    /// not String appends: a warm rerun's uses and `verify`'s paths are listed a batch at a time.
+    private static func appendString(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        var text = text
+        // Read in place: the bytes of a native string through its UTF-8 view cost far more.
+        let plain = text.withUTF8 { !$0.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
+        if plain {
+            appendBytes(of: text, to: &json)
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": json += Array("\\\"".utf8)
+                case "\\": json += Array("\\\\".utf8)
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    json += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: json += Array(String(scalar).utf8)
+                }
             }
         }
+        json.append(UInt8(ascii: "\""))
     }
 
-    static func textList(_ texts: [String]) -> IndexValue {
-        .text(String(decoding: (try? JSONEncoder().encode(texts)) ?? Data("[]".utf8), as: UTF8.self))
+    /// `text`'s UTF-8 bytes, copied in one go.
+    private static func appendBytes(of text: String, to json: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { json.append(contentsOf: $0) }
     }
 }
