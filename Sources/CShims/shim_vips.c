@@ -95,9 +95,9 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
     VipsImage *flat = NULL;
     if (format == SHIM_VIPS_JPEG && vips->image_hasalpha(thumbnail)) {
         double white[] = {255, 255, 255};
-        VipsArea *background = vips->array_double_new(white, 3);
+        VipsArrayDouble *background = vips->array_double_new(white, 3);
         failed = vips->flatten(thumbnail, &flat, "background", background, NULL);
-        vips->area_unref(background);
+        vips->area_unref((VipsArea *)background);
         vips->g_object_unref(thumbnail);
         if (failed) {
             take_error(message, message_size);

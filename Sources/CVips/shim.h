@@ -8,8 +8,15 @@
    for), declared here as a table of function pointers, so that building needs no libvips or GLib
    header and puts no libvips on the binary's list of needed libraries. */
 
+/* Opaque here; libvips' own when its headers come first (Tests/Fixtures/vips/declarations.c checks
+   these declarations against them). */
+#ifndef VIPS_IMAGE_H
 typedef struct VipsImage VipsImage;
+#endif
+#ifndef VIPS_TYPE_H
 typedef struct VipsArea VipsArea;
+typedef struct VipsArrayDouble VipsArrayDouble;
+#endif
 
 /* The enum values used, as libvips 8 and GLib 2 define them. */
 enum { PF_VIPS_SIZE_DOWN = 2 };
@@ -38,7 +45,7 @@ struct pf_vips {
     unsigned long (*image_get_typeof)(const VipsImage *image, const char *name);
     int (*icc_transform)(VipsImage *in, VipsImage **out, const char *output_profile, ...);
     int (*image_hasalpha)(VipsImage *image);
-    VipsArea *(*array_double_new)(const double *array, int n);
+    VipsArrayDouble *(*array_double_new)(const double *array, int n);
     void (*area_unref)(VipsArea *area);
     int (*flatten)(VipsImage *in, VipsImage **out, ...);
     int (*jpegsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);

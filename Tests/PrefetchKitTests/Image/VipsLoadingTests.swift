@@ -24,6 +24,20 @@ struct VipsLoadingTests {
         }
     }
 
+    /// Sources/CVips/shim.h declares libvips' calls itself; compiled against libvips' and GLib's own
+    /// headers (libvips-dev) by the toolchain's clang, which builds the package's C, its constants
+    /// must have their values and its table's fields take the real functions with no conversion.
+    @Test func theDeclaredCallsAndConstantsAreThoseOfLibvipsHeaders() throws {
+        let flags = try DockerfileTests.tool("/usr/bin/pkg-config", ["--cflags", "vips"])
+        try #require(flags.status == 0, "\(flags.stderr)")
+        let repository = InstallScript.repository
+        let outcome = try DockerfileTests.tool("/usr/bin/env", ["clang", "-fsyntax-only", "-Wall", "-Werror"]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
+            + ["-I", repository.appendingPathComponent("Sources/CVips").path,
+               repository.appendingPathComponent("Tests/Fixtures/vips/declarations.c").path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
     @Test func aLibvipsThatCannotBeOpenedIsNotLoadableInVersionWithTheLoadersReason() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Binary.run(["--version"], environment: try Self.brokenLibvips(in: folder))
