@@ -1,18 +1,18 @@
 #include "CShimsVips.h"
+#include "vips_library.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <vips/vips.h>
-#include <vips/vector.h>
 
 static pthread_once_t started = PTHREAD_ONCE_INIT;
+static const struct pf_vips *vips;
 static int start_status = -1;
-static char start_message[256];
+static char start_message[384];
 
 static void take_error(char *message, size_t message_size) {
-    snprintf(message, message_size, "%s", vips_error_buffer());
-    vips_error_clear();
+    snprintf(message, message_size, "%s", vips->error_buffer());
+    vips->error_clear();
     // libvips ends its messages with a newline.
     size_t length = strlen(message);
     while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ')) message[--length] = 0;
@@ -20,23 +20,30 @@ static void take_error(char *message, size_t message_size) {
 }
 
 /// libvips' warnings (a CRC error, a damaged tile) repeat what the failed call returns.
-static void drop_log(const gchar *domain, GLogLevelFlags level, const gchar *text, gpointer data) {
+static void drop_log(const char *domain, int level, const char *text, void *data) {
     (void)domain; (void)level; (void)text; (void)data;
 }
 
 static void start(void) {
-    if (VIPS_INIT("prefetchd") != 0) {
+    char reason[sizeof start_message - 32];
+    vips = pf_vips_library(reason, sizeof reason);
+    if (vips == NULL) {
+        snprintf(start_message, sizeof start_message, "libvips is not loadable: %s", reason);
+        return;
+    }
+    // VIPS_INIT's ABI check is the soname's: libvips.so.42 is the ABI these calls are written for.
+    if (vips->init("prefetchd") != 0) {
         take_error(start_message, sizeof start_message);
         return;
     }
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, drop_log, NULL);
+    vips->g_log_set_handler("VIPS", PF_G_LOG_LEVEL_WARNING | PF_G_LOG_LEVEL_MESSAGE | PF_G_LOG_LEVEL_INFO, drop_log, NULL);
     // No orc: its generated code crashed one run in six of 2,000 variants made on two workers
     // (SIGSEGV in liborc-0.4 0.4.33, Debian 12) and never with it off.
-    vips_vector_set_enabled(FALSE);
-    vips_concurrency_set(1);
-    vips_cache_set_max(0);
-    vips_cache_set_max_mem(0);
-    vips_cache_set_max_files(0);
+    vips->vector_set_enabled(0);
+    vips->concurrency_set(1);
+    vips->cache_set_max(0);
+    vips->cache_set_max_mem(0);
+    vips->cache_set_max_files(0);
     start_status = 0;
 }
 
@@ -50,24 +57,23 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size) {
     if (shim_vips_start(message, message_size) != 0) return -1;
+    int crop = cover ? PF_VIPS_INTERESTING_CENTRE : PF_VIPS_INTERESTING_NONE;
     VipsImage *thumbnail = NULL;
     int failed;
     // fail_on=error: a damaged body is a failure, not a grey half-image.
     if (shrink_on_load) {
-        failed = vips_thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
-                                       "size", VIPS_SIZE_DOWN, "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
-                                       "option_string", "fail_on=error", NULL);
+        failed = vips->thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
+                                        "size", PF_VIPS_SIZE_DOWN, "crop", crop, "option_string", "fail_on=error", NULL);
     } else {
         // Decoded whole, then reduced: libvips' shrink-on-load for WebP is libwebp's own scaled decode,
         // a coarser filter than the Lanczos3 reduce.
-        VipsImage *decoded = vips_image_new_from_buffer(data, length, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+        VipsImage *decoded = vips->image_new_from_buffer(data, length, "", "fail_on", PF_VIPS_FAIL_ON_ERROR, NULL);
         if (decoded == NULL) {
             take_error(message, message_size);
             return -1;
         }
-        failed = vips_thumbnail_image(decoded, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN,
-                                      "crop", cover ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, NULL);
-        g_object_unref(decoded);
+        failed = vips->thumbnail_image(decoded, &thumbnail, width, "height", height, "size", PF_VIPS_SIZE_DOWN, "crop", crop, NULL);
+        vips->g_object_unref(decoded);
     }
     if (failed) {
         take_error(message, message_size);
@@ -76,10 +82,10 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
     // An embedded colour profile is applied (to sRGB) before the metadata is stripped; images without
     // one are taken as sRGB and left as they are (a conversion through the default profile would
     // shift them).
-    if (vips_image_get_typeof(thumbnail, VIPS_META_ICC_NAME) != 0) {
+    if (vips->image_get_typeof(thumbnail, PF_VIPS_META_ICC_NAME) != 0) {
         VipsImage *converted = NULL;
-        failed = vips_icc_transform(thumbnail, &converted, "srgb", "embedded", TRUE, NULL);
-        g_object_unref(thumbnail);
+        failed = vips->icc_transform(thumbnail, &converted, "srgb", "embedded", 1, NULL);
+        vips->g_object_unref(thumbnail);
         if (failed) {
             take_error(message, message_size);
             return -1;
@@ -87,12 +93,12 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
         thumbnail = converted;
     }
     VipsImage *flat = NULL;
-    if (format == SHIM_VIPS_JPEG && vips_image_hasalpha(thumbnail)) {
+    if (format == SHIM_VIPS_JPEG && vips->image_hasalpha(thumbnail)) {
         double white[] = {255, 255, 255};
-        VipsArrayDouble *background = vips_array_double_new(white, 3);
-        failed = vips_flatten(thumbnail, &flat, "background", background, NULL);
-        vips_area_unref(VIPS_AREA(background));
-        g_object_unref(thumbnail);
+        VipsArrayDouble *background = vips->array_double_new(white, 3);
+        failed = vips->flatten(thumbnail, &flat, "background", background, NULL);
+        vips->area_unref((VipsArea *)background);
+        vips->g_object_unref(thumbnail);
         if (failed) {
             take_error(message, message_size);
             return -1;
@@ -102,18 +108,18 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
     int status;
     switch (format) {
     case SHIM_VIPS_JPEG:
-        status = vips_jpegsave_buffer(thumbnail, out, out_length, "Q", quality, "strip", TRUE, NULL);
+        status = vips->jpegsave_buffer(thumbnail, out, out_length, "Q", quality, "strip", 1, NULL);
         break;
     case SHIM_VIPS_PNG:
-        status = vips_pngsave_buffer(thumbnail, out, out_length, "strip", TRUE, NULL);
+        status = vips->pngsave_buffer(thumbnail, out, out_length, "strip", 1, NULL);
         break;
     default:
-        status = vips_webpsave_buffer(thumbnail, out, out_length, "Q", quality, "strip", TRUE, NULL);
+        status = vips->webpsave_buffer(thumbnail, out, out_length, "Q", quality, "strip", 1, NULL);
         break;
     }
-    *out_width = vips_image_get_width(thumbnail);
-    *out_height = vips_image_get_height(thumbnail);
-    g_object_unref(thumbnail);
+    *out_width = vips->image_get_width(thumbnail);
+    *out_height = vips->image_get_height(thumbnail);
+    vips->g_object_unref(thumbnail);
     if (status != 0) {
         take_error(message, message_size);
         return -1;
@@ -121,10 +127,12 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
     return 0;
 }
 
-void shim_vips_free(void *buffer) { g_free(buffer); }
+/// Only ever called on a buffer shim_vips_variant made, so libvips is loaded.
+void shim_vips_free(void *buffer) { vips->g_free(buffer); }
 
-/// The version of the libvips linked, without starting it (vips_version_string returns a constant
-/// of the library; VIPS_INIT is not called).
-const char *shim_vips_version(void) {
-    return vips_version_string();
+/// Opens libvips (without starting it: vips_version_string returns a constant of the library, and
+/// VIPS_INIT is not called) and asks its version.
+const char *shim_vips_version(char *message, size_t message_size) {
+    const struct pf_vips *library = pf_vips_library(message, message_size);
+    return library == NULL ? NULL : library->version_string();
 }

@@ -5,8 +5,10 @@
 /// Output formats of shim_vips_variant.
 enum { SHIM_VIPS_JPEG = 0, SHIM_VIPS_PNG = 1, SHIM_VIPS_WEBP = 2 };
 
-/// Starts libvips once per process: one worker thread per pipeline (the caller's pool bounds how
-/// many run), no operation cache. Returns 0, or -1 with libvips' message.
+/// Opens libvips (libvips.so.42, with dlopen: prefetchd does not link it) and starts it, once per
+/// process: one worker thread per pipeline (the caller's pool bounds how many run), no operation
+/// cache. Returns 0, or -1 with libvips' message or, when it cannot be opened, "libvips is not
+/// loadable: " and the loader's.
 int shim_vips_start(char *message, size_t message_size);
 
 /// Makes one variant of an encoded image: libvips' thumbnail (with shrink_on_load, the loader's own
@@ -20,7 +22,8 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
 
 void shim_vips_free(void *buffer);
 
-/// The linked libvips' version string (vips_version_string), without starting libvips.
-const char *shim_vips_version(void);
+/// libvips' version string (vips_version_string), opening libvips without starting it; NULL, with
+/// the loader's reason in message, when it cannot be opened.
+const char *shim_vips_version(char *message, size_t message_size);
 
 #endif

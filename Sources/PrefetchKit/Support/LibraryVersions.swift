@@ -15,8 +15,9 @@ internal import CZlib
 
 /// The C libraries prefetchd runs on and their versions, for `prefetchd --version`: each asked of
 /// the library loaded, at run time, except libjpeg-turbo and giflib, which have no such call and
-/// give the version of their headers prefetchd was built with (marked "built with"). libvips is
-/// asked without being started.
+/// give the version of their headers prefetchd was built with (marked "built with"). libvips, which
+/// prefetchd opens on first use rather than links, is opened to be asked, and not started; one that
+/// cannot be opened is "not loadable", with the loader's reason.
 package enum LibraryVersions {
     package struct Library: Sendable, Equatable {
         package let name: String
@@ -38,7 +39,7 @@ package enum LibraryVersions {
          Library(name: "libwebp", version: packed(UInt32(WebPGetDecoderVersion()), shift: 8, mask: 0xFF), note: nil),
          Library(name: "libavif", version: string(avifVersion()), note: nil),
          Library(name: "libjxl", version: jxl(JxlDecoderVersion()), note: nil),
-         Library(name: "libvips", version: string(shim_vips_version()), note: nil),
+         vips,
          Library(name: "libyaml", version: string(yaml_get_version_string()), note: nil),
          Library(name: "zlib", version: string(zlibVersion()), note: nil),
          Library(name: "brotli", version: packed(BrotliDecoderVersion(), shift: 12, mask: 0xFFF), note: nil),
@@ -54,6 +55,14 @@ package enum LibraryVersions {
         var notes = [info.ssl_version.map { String(cString: $0) } ?? "no TLS", "HTTP/2 " + (http2 ? "yes" : "no")]
         if let nghttp2 = info.nghttp2_version { notes.append("nghttp2 " + String(cString: nghttp2)) }
         return Library(name: "libcurl", version: string(info.version), note: notes.joined(separator: ", "))
+    }
+
+    static var vips: Library {
+        var reason = [CChar](repeating: 0, count: 384)
+        guard let version = shim_vips_version(&reason, reason.count) else {
+            return Library(name: "libvips", version: "not loadable", note: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return Library(name: "libvips", version: String(cString: version), note: nil)
     }
 
     private static func string(_ text: UnsafePointer<CChar>?) -> String {
