@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-/* Area averaging of 8-bit pixels of components 1 or 4 (RGBX, the fourth left at 255) from
+/* Area averaging of 8-bit pixels of components 1 or 4 (RGBX: the fourth is averaged like the others) from
    source_width x source_height to a size no larger either way: each output pixel is the mean of the
    source area it covers, source pixels weighted by their overlap with it. Separable: a vertical
    pass into a row of floats, then a horizontal one, weights computed once per axis. Returns 0, or

@@ -3,6 +3,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The two loops over whole rows also in an AVX2 build, picked at load time where the CPU has it. */
+#if defined(__x86_64__)
+#define PF_WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define PF_WIDE
+#endif
+
 typedef float pf_pixel __attribute__((vector_size(16)));
 
 /* One axis's weights: output o reads taps source pixels from start[o]. */
@@ -40,12 +47,13 @@ static int pf_axis_make(pf_axis *axis, uint32_t source, uint32_t target) {
     return 0;
 }
 
-static inline uint8_t pf_byte(float value) {
-    return (uint8_t)(int)(fminf(fmaxf(value, 0.0f), 255.0f) + 0.5f);
+/* A row of floats to bytes, rounded and clamped (vectorised by the compiler). */
+PF_WIDE static void pf_bytes(const float *row, size_t count, uint8_t *out) {
+    for (size_t i = 0; i < count; i++) out[i] = (uint8_t)(int)(fminf(fmaxf(row[i], 0.0f), 255.0f) + 0.5f);
 }
 
 /* The source rows output row y covers, weighted, summed into row (vectorised by the compiler). */
-static void pf_vertical(const uint8_t *source, size_t stride, const pf_axis *axis, uint32_t y, float *row) {
+PF_WIDE static void pf_vertical(const uint8_t *source, size_t stride, const pf_axis *axis, uint32_t y, float *row) {
     const float *weights = axis->weights + (size_t)y * axis->taps;
     const uint8_t *first = source + (size_t)axis->start[y] * stride;
     for (size_t i = 0; i < stride; i++) row[i] = weights[0] * first[i];
@@ -57,47 +65,53 @@ static void pf_vertical(const uint8_t *source, size_t stride, const pf_axis *axi
     }
 }
 
-static void pf_horizontal_rgbx(const float *row, const pf_axis *axis, uint32_t width, uint8_t *out) {
+/* Output row y's pixels across, as floats; RGBX moves one pixel (four floats) a step. */
+static void pf_horizontal_rgbx(const float *row, const pf_axis *axis, uint32_t width, float *out) {
     const pf_pixel *pixels = (const pf_pixel *)row;
+    pf_pixel *sums = (pf_pixel *)out;
     for (uint32_t x = 0; x < width; x++) {
         const float *weights = axis->weights + (size_t)x * axis->taps;
         const pf_pixel *from = pixels + axis->start[x];
         pf_pixel sum = from[0] * weights[0];
         for (int k = 1; k < axis->taps; k++) sum += from[k] * weights[k];
-        out[4 * x] = pf_byte(sum[0]);
-        out[4 * x + 1] = pf_byte(sum[1]);
-        out[4 * x + 2] = pf_byte(sum[2]);
-        out[4 * x + 3] = 255;
+        sums[x] = sum;
     }
 }
 
-static void pf_horizontal_grey(const float *row, const pf_axis *axis, uint32_t width, uint8_t *out) {
+static void pf_horizontal_grey(const float *row, const pf_axis *axis, uint32_t width, float *out) {
     for (uint32_t x = 0; x < width; x++) {
         const float *weights = axis->weights + (size_t)x * axis->taps;
         const float *from = row + axis->start[x];
         float sum = 0;
         for (int k = 0; k < axis->taps; k++) sum += from[k] * weights[k];
-        out[x] = pf_byte(sum);
+        out[x] = sum;
     }
+}
+
+static float *pf_floats(size_t count) {
+    size_t unit = sizeof(pf_pixel) / sizeof(float);
+    return aligned_alloc(sizeof(pf_pixel), (count + unit - 1) / unit * sizeof(pf_pixel));
 }
 
 int pf_resample(const uint8_t *source, uint32_t source_width, uint32_t source_height, int components,
                 uint8_t *target, uint32_t target_width, uint32_t target_height) {
     pf_axis across = {0}, down = {0};
-    size_t stride = (size_t)source_width * (size_t)components;
-    float *row = aligned_alloc(sizeof(pf_pixel), (stride * sizeof(float) + sizeof(pf_pixel) - 1) / sizeof(pf_pixel) * sizeof(pf_pixel));
+    size_t stride = (size_t)source_width * (size_t)components, target_stride = (size_t)target_width * (size_t)components;
+    float *row = pf_floats(stride), *sums = pf_floats(target_stride);
     int status = -1;
-    if (row != NULL && pf_axis_make(&across, source_width, target_width) == 0 && pf_axis_make(&down, source_height, target_height) == 0) {
+    if (row != NULL && sums != NULL && pf_axis_make(&across, source_width, target_width) == 0
+        && pf_axis_make(&down, source_height, target_height) == 0) {
         for (uint32_t y = 0; y < target_height; y++) {
             pf_vertical(source, stride, &down, y, row);
-            uint8_t *out = target + (size_t)y * target_width * (size_t)components;
-            if (components == 4) pf_horizontal_rgbx(row, &across, target_width, out);
-            else pf_horizontal_grey(row, &across, target_width, out);
+            if (components == 4) pf_horizontal_rgbx(row, &across, target_width, sums);
+            else pf_horizontal_grey(row, &across, target_width, sums);
+            pf_bytes(sums, target_stride, target + (size_t)y * target_stride);
         }
         status = 0;
     }
     pf_axis_free(&across);
     pf_axis_free(&down);
     free(row);
+    free(sums);
     return status;
 }

@@ -23,9 +23,9 @@ typedef enum {
 } pf_jpeg_status;
 
 /* What the check keeps of the decoded image for the variants' fast path (shim_variant.c), when
-   the caller passes one: the decode runs at the smallest DCT scale M/8 (M = 1..8) whose output is at
-   least the size the box asks of the image (never more than the image itself), and the rows are kept
-   instead of dropped. The entropy decoding, and so the verdict, is the same at every scale.
+   the caller passes one: the decode runs at the smallest DCT scale of 1/8, 1/4, 1/2 and 1 whose
+   output is at least twice the size the box asks of the image (or the image whole), and the rows are
+   kept instead of dropped. The entropy decoding, and so the verdict, is the same at every scale.
    Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile are kept; for the others
    pixels stays NULL and declined says why (a constant string), and the check runs as without. */
 typedef struct {
