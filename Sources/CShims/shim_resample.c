@@ -65,16 +65,27 @@ PF_WIDE static void pf_vertical(const uint8_t *source, size_t stride, const pf_a
     }
 }
 
-/* Output row y's pixels across, as floats; RGBX moves one pixel (four floats) a step. */
+/* Output row y's pixels across, as floats; RGBX moves one pixel (four floats) a step. taps is
+   the axis's own, passed so that the common counts get loops of a fixed length. */
+static inline __attribute__((always_inline)) void pf_across(const pf_pixel *pixels, const pf_axis *axis, int taps, uint32_t width,
+                                                            pf_pixel *sums) {
+    for (uint32_t x = 0; x < width; x++) {
+        const float *weights = axis->weights + (size_t)x * taps;
+        const pf_pixel *from = pixels + axis->start[x];
+        pf_pixel sum = from[0] * weights[0];
+        for (int k = 1; k < taps; k++) sum += from[k] * weights[k];
+        sums[x] = sum;
+    }
+}
+
 static void pf_horizontal_rgbx(const float *row, const pf_axis *axis, uint32_t width, float *out) {
     const pf_pixel *pixels = (const pf_pixel *)row;
     pf_pixel *sums = (pf_pixel *)out;
-    for (uint32_t x = 0; x < width; x++) {
-        const float *weights = axis->weights + (size_t)x * axis->taps;
-        const pf_pixel *from = pixels + axis->start[x];
-        pf_pixel sum = from[0] * weights[0];
-        for (int k = 1; k < axis->taps; k++) sum += from[k] * weights[k];
-        sums[x] = sum;
+    switch (axis->taps) {
+    case 2: pf_across(pixels, axis, 2, width, sums); break;
+    case 3: pf_across(pixels, axis, 3, width, sums); break;
+    case 4: pf_across(pixels, axis, 4, width, sums); break;
+    default: pf_across(pixels, axis, axis->taps, width, sums); break;
     }
 }
 
