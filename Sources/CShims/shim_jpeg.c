@@ -98,6 +98,9 @@ void pf_jpeg_fit(uint32_t width, uint32_t height, int orientation, uint32_t box_
     *fit_height = fitted_height < 1 ? 1 : fitted_height > box_height ? box_height : (uint32_t)fitted_height;
 }
 
+/* 64 MiB of RGBX: a larger decode is left to libvips, which streams it. */
+#define PF_JPEG_KEEP_MAX_PIXELS (16u << 20)
+
 /* Why the image cannot be kept for the fast path, or NULL; sets the output colour space. */
 static const char *pf_jpeg_keep_colour(struct jpeg_decompress_struct *cinfo, pf_jpeg_keep *keep) {
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
@@ -206,9 +209,14 @@ static pf_jpeg_status pf_jpeg_decode(pf_jpeg_job *job, FILE *file, const uint8_t
     if (job->keep != NULL) {
         job->keep->orientation = 1;
         job->keep->declined = pf_jpeg_keep_colour(cinfo, job->keep);
+        unsigned int scale = pf_jpeg_keep_scale(cinfo, job->keep);
+        uint64_t kept = ((uint64_t)cinfo->image_width * scale + 7) / 8 * (((uint64_t)cinfo->image_height * scale + 7) / 8);
+        if (job->keep->declined == NULL && kept > PF_JPEG_KEEP_MAX_PIXELS) {
+            job->keep->declined = "too large to keep whole";
+        }
         keeping = job->keep->declined == NULL;
         if (keeping) {
-            cinfo->scale_num = pf_jpeg_keep_scale(cinfo, job->keep);
+            cinfo->scale_num = scale;
             /* At full size the accurate IDCT (the scaled ones have no fast kind). */
             cinfo->dct_method = JDCT_ISLOW;
         }

@@ -26,7 +26,8 @@ typedef enum {
    the caller passes one: the decode runs at the smallest DCT scale of 1/8, 1/4, 1/2 and 1 whose
    output is at least twice the size the box asks of the image (or the image whole), and the rows are
    kept instead of dropped. The entropy decoding, and so the verdict, is the same at every scale.
-   Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile are kept; for the others
+   Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile, and no more than 16 Mi
+   pixels at that scale, are kept; for the others
    pixels stays NULL and declined says why (a constant string), and the check runs as without. */
 typedef struct {
     /* In: the upright box (EXIF orientation applied) of the largest variant asked; sides >= 1. */

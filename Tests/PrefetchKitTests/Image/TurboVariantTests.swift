@@ -92,6 +92,24 @@ import Testing
         #expect(made[0].1.data == (try VariantMaker.make(specs[0], fromFileAt: Self.testorig, format: .jpeg)).data)
     }
 
+    /// A decode the fast path would keep at more than 16 Mi pixels is left to libvips, which streams
+    /// it; the same image with a variant small enough to be made from its half-scale decode is kept.
+    @Test func aHugeKeptDecodeGoesToLibvips() throws {
+        let folder = try TemporaryDirectory()
+        let huge = folder.file("huge.jpg").path
+        try ImageMagick.convert([Self.testorig, "-resize", "4200x4200!", "-quality", "80", huge])
+        let head = [UInt8](try Data(contentsOf: URL(fileURLWithPath: huge)).prefix(4096))
+        let size = Int64(try FileManager.default.attributesOfItem(atPath: huge)[.size] as? Int ?? 0)
+        for (side, maker) in [(2100, VariantMaker.Maker.libvips), (1000, .libjpegTurbo)] {
+            let box = VariantMaker.Box(width: side, height: side)
+            let kept = try #require(try ImageValidator(level: .decode).validate(fileAt: huge, head: head, size: size, keepingFor: box).kept)
+            #expect(kept.isKept == (maker == .libjpegTurbo) && kept.declined == (kept.isKept ? nil : "too large to keep whole"), "\(side)")
+            let spec = VariantSpec(name: "big", box: .longestSide(side), format: .jpeg)
+            let made = try VariantMaker.make([spec], fromFileAt: huge, format: .jpeg, kept: kept)[0].1
+            #expect(made.maker == maker && made.width == side && made.height == side, "\(side)")
+        }
+    }
+
     /// The path, dimensions and a clean decode for `max_pixel_size` at half, a third and a fifth of
     /// the longest side (DCT scales from 1 to 1/4), pixels at the first two, and a box larger than
     /// the image.
