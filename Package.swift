@@ -27,9 +27,9 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The variants' transform beyond the JPEG fast path (thumbnail, orientation, resampling, colour
-        // profiles, encoding): declarations only, no
-        // pkgConfig and no link. CShims opens libvips with dlopen on the first variant, so that the
-        // 60-odd libraries under it are not loaded by every process.
+        // profiles, encoding): declarations only, no pkgConfig and no link. CShims opens libvips with
+        // dlopen on the first variant that needs it, so that the 60-odd libraries under it are not
+        // loaded by every process.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls, the
         // JPEG variants' fast path (area averaging, orientation, libjpeg-turbo's encoder) and the
