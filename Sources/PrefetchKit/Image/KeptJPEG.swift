@@ -1,9 +1,10 @@
 internal import CShims
 
 /// A JPEG's pixels as its decode check left them for the variants' fast path: decoded at the
-/// smallest DCT scale (M/8) that is at least the largest variant's size, with its EXIF orientation
-/// (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an embedded ICC profile are kept;
-/// for the others `declined` says why and the variants go to libvips.
+/// smallest of the DCT scales 1/8, 1/4, 1/2 and 1 that is at least twice the largest variant's size,
+/// with its EXIF orientation (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an
+/// embedded ICC profile, of at most 16 Mi pixels at that scale, are kept; for the others `declined`
+/// says why and the variants go to libvips.
 package final class KeptJPEG {
     var raw: pf_jpeg_keep
     /// The image's own size, before scaling.

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// - A JPEG variant (`max_pixel_size` or `fit: inside`) of a JPEG original in YCbCr, RGB or grey
 ///   without an embedded ICC profile goes by the fast path (`TurboVariant`): the pixels the decode
-///   check kept at the smallest DCT scale M/8 that is at least the variant's size (or, when the
-///   check did not run at `decode`, one such decode made here), area-averaged to the variant's size,
-///   the EXIF orientation applied to the small result, encoded by libjpeg-turbo. One decode serves
-///   the check and every variant.
+///   check kept at the smallest of the DCT scales 1/8, 1/4, 1/2 and 1 that is at least twice the
+///   variant's size (or, when the check did not run at `decode`, one such decode made here),
+///   area-averaged to the variant's size, the EXIF orientation applied to the small result, encoded
+///   by libjpeg-turbo. One decode serves the check and every variant.
 /// - Everything else goes to libvips (`shim_vips.c`): PNG, WebP and other originals, CMYK/YCCK and
 ///   ICC-tagged JPEGs, `cover` crops, PNG and WebP outputs, and a JPEG whose own decode here failed
 ///   (libvips' verdict stands). libvips' JPEG loader shrinks on load (DCT scaling by 1/2, 1/4 or
