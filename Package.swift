@@ -26,12 +26,14 @@ let package = Package(
         // libraries are in the default paths.
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-        // The variants' transform (thumbnail, orientation, resampling, encoding): declarations only, no
-        // pkgConfig and no link. CShims opens libvips with dlopen on the first variant, so that the
-        // 60-odd libraries under it are not loaded by every process.
+        // The variants' transform beyond the JPEG fast path (thumbnail, orientation, resampling, colour
+        // profiles, encoding): declarations only, no pkgConfig and no link. CShims opens libvips with
+        // dlopen on the first variant that needs it, so that the 60-odd libraries under it are not
+        // loaded by every process.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
-        // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls and
-        // the capture of what libjxl and dav1d print on stderr.
+        // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls, the
+        // JPEG variants' fast path (area averaging, orientation, libjpeg-turbo's encoder) and the
+        // capture of what libjxl and dav1d print on stderr.
         .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG", "CVips"]),
         .target(
             name: "PrefetchKit",

@@ -5,7 +5,8 @@
 #include <stdint.h>
 
 /* A full libjpeg-turbo decode whose setjmp/longjmp never leaves C.
-   Output is scaled 1/8 (entropy decoding still reads the whole stream) into one reused scanline.
+   Output is scaled 1/8 (entropy decoding still reads the whole stream) into one reused scanline,
+   or, for the variants, kept at a larger scale (pf_jpeg_keep).
    Every libjpeg warning counts as a failure: "Premature end of JPEG file" is PF_JPEG_TRUNCATED,
    the others PF_JPEG_CORRUPT. The message buffer holds libjpeg's own words. */
 
@@ -21,15 +22,42 @@ typedef enum {
     PF_JPEG_FAILED,
 } pf_jpeg_status;
 
-/* max_pixels 0 means no pixel limit; max_scans 0 means no scan limit.
+/* What the check keeps of the decoded image for the variants' fast path (shim_variant.c), when
+   the caller passes one: the decode runs at the smallest DCT scale of 1/8, 1/4, 1/2 and 1 whose
+   output is at least twice the size the box asks of the image (or the image whole), and the rows are
+   kept instead of dropped. The entropy decoding, and so the verdict, is the same at every scale.
+   Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile, and no more than 16 Mi
+   pixels at that scale, are kept; for the others
+   pixels stays NULL and declined says why (a constant string), and the check runs as without. */
+typedef struct {
+    /* In: the upright box (EXIF orientation applied) of the largest variant asked; sides >= 1. */
+    uint32_t box_width, box_height;
+    /* Out, on PF_JPEG_OK: rows of width * components bytes, RGBX (4) or grey (1); free with
+       pf_jpeg_keep_free. */
+    uint8_t *pixels;
+    uint32_t width, height;
+    int components;
+    /* The EXIF orientation, 1 (as stored) to 8. */
+    int orientation;
+    const char *declined;
+} pf_jpeg_keep;
+
+/* max_pixels 0 means no pixel limit; max_scans 0 means no scan limit; keep may be NULL.
    width and height are set once the frame header has been read. */
-pf_jpeg_status pf_jpeg_check_file(const char *path, uint64_t max_pixels, int max_scans,
+pf_jpeg_status pf_jpeg_check_file(const char *path, uint64_t max_pixels, int max_scans, pf_jpeg_keep *keep,
                                   uint32_t *width, uint32_t *height,
                                   char *message, size_t message_size);
 
-pf_jpeg_status pf_jpeg_check_memory(const uint8_t *data, size_t size, uint64_t max_pixels, int max_scans,
+pf_jpeg_status pf_jpeg_check_memory(const uint8_t *data, size_t size, uint64_t max_pixels, int max_scans, pf_jpeg_keep *keep,
                                     uint32_t *width, uint32_t *height,
                                     char *message, size_t message_size);
+
+void pf_jpeg_keep_free(pf_jpeg_keep *keep);
+
+/* The upright size a variant inside box_width x box_height has, for an image of width x height
+   stored with EXIF orientation: the aspect kept (sides rounded, at least 1), never enlarged. */
+void pf_jpeg_fit(uint32_t width, uint32_t height, int orientation, uint32_t box_width, uint32_t box_height,
+                 uint32_t *fit_width, uint32_t *fit_height);
 
 /* The libjpeg-turbo version prefetchd was built against (LIBJPEG_TURBO_VERSION, a bare token in
    jconfig.h, as a string): the library has no call that tells its version at run time. */

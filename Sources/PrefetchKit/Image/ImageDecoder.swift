@@ -56,7 +56,8 @@ enum ImageDecoder {
             .filter { bits & $0.0 != 0 }.map(\.1)
     }
 
-    static func jpeg(_ input: Input, maxPixels: Int, maxScans: Int) throws(ImageError) -> ImageInfo {
+    /// With `keep`, the check keeps its decoded rows for the variants (`KeptJPEG`).
+    static func jpeg(_ input: Input, maxPixels: Int, maxScans: Int, keep: UnsafeMutablePointer<pf_jpeg_keep>? = nil) throws(ImageError) -> ImageInfo {
         var width: UInt32 = 0
         var height: UInt32 = 0
         var message = [CChar](repeating: 0, count: messageSize)
@@ -64,10 +65,10 @@ enum ImageDecoder {
         let scans = Int32(clamping: max(0, maxScans))
         let status = switch input {
         case .file(let path):
-            pf_jpeg_check_file(path, limit, scans, &width, &height, &message, messageSize)
+            pf_jpeg_check_file(path, limit, scans, keep, &width, &height, &message, messageSize)
         case .memory(let bytes):
             bytes.withUnsafeBufferPointer { buffer in
-                pf_jpeg_check_memory(buffer.baseAddress, buffer.count, limit, scans, &width, &height, &message, messageSize)
+                pf_jpeg_check_memory(buffer.baseAddress, buffer.count, limit, scans, keep, &width, &height, &message, messageSize)
             }
         }
         let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

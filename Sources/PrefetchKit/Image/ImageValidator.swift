@@ -48,6 +48,17 @@ package struct ImageValidator: Sendable {
         return try decode(info, .file(path))
     }
 
+    /// `validate(fileAt:head:size:)`, with a JPEG's decoded pixels kept for variants inside `box`
+    /// when the level is `decode` (the same check, at a larger DCT scale); nil pixels otherwise.
+    package func validate(fileAt path: String, head: [UInt8], size: Int64,
+                          keepingFor box: VariantMaker.Box?) throws(ImageError) -> (info: ImageInfo?, kept: KeptJPEG?) {
+        guard level == .decode, let box else { return (try validate(fileAt: path, head: head, size: size), nil) }
+        let info = try checkHeader(of: HeadedImageBytes(head: head, count: size, path: path))
+        guard info.format == .jpeg else { return (try decode(info, .file(path)), nil) }
+        let kept = KeptJPEG(box: box)
+        return (try kept.check(.file(path), limits: limits), kept)
+    }
+
     /// Validates a body held in memory.
     package func validate(data: [UInt8]) throws(ImageError) -> ImageInfo? {
         guard level != .none else { return nil }

@@ -1,13 +1,24 @@
 internal import CShims
 import Foundation
 
-/// Makes a set's variants from a stored original with libvips (`shim_vips.c`): the JPEG loader's
-/// shrink-on-load (DCT scaling by 1/2, 1/4 or 1/8 while decoding; other formats are decoded whole),
-/// then a Lanczos3 reduce; EXIF
-/// orientation applied; an embedded colour profile converted to sRGB; never enlarged. Resampling
-/// is done on the sRGB values as stored (not in linear light), as `vipsthumbnail` and ImageMagick's
-/// `-thumbnail` do. Runs on the caller's thread: libvips is started with one worker per pipeline and
-/// no operation cache, so the run's bounded validation pool is the CPU budget.
+/// Makes a set's variants from a stored original, by one of two paths:
+///
+/// - A JPEG variant (`max_pixel_size` or `fit: inside`) of a JPEG original in YCbCr, RGB or grey
+///   without an embedded ICC profile goes by the fast path (`TurboVariant`): the pixels the decode
+///   check kept at the smallest of the DCT scales 1/8, 1/4, 1/2 and 1 that is at least twice the
+///   variant's size (or, when the check did not run at `decode`, one such decode made here),
+///   area-averaged to the variant's size, the EXIF orientation applied to the small result, encoded
+///   by libjpeg-turbo. One decode serves the check and every variant.
+/// - Everything else goes to libvips (`shim_vips.c`): PNG, WebP and other originals, CMYK/YCCK and
+///   ICC-tagged JPEGs, `cover` crops, PNG and WebP outputs, and a JPEG whose own decode here failed
+///   (libvips' verdict stands). libvips' JPEG loader shrinks on load (DCT scaling by 1/2, 1/4 or
+///   1/8; other formats are decoded whole), then a Lanczos3 reduce; EXIF orientation applied; an
+///   embedded colour profile converted to sRGB.
+///
+/// Both resample the sRGB values as stored (not in linear light), as `vipsthumbnail` and
+/// ImageMagick's `-thumbnail` do, and never enlarge. Runs on the caller's thread: libvips is started
+/// with one worker per pipeline and no operation cache, so the run's bounded validation pool is the
+/// CPU budget.
 package enum VariantMaker {
     /// A variant's encoded bytes and what they are.
     package struct Made: Sendable {
@@ -15,10 +26,56 @@ package enum VariantMaker {
         package var format: ImageFormat
         package var width: Int
         package var height: Int
+        /// Which path made it.
+        package var maker: Maker
     }
 
-    /// The variant `spec` of the image in the file at `path`.
+    /// The code that made a variant.
+    package enum Maker: String, Sendable {
+        case libjpegTurbo = "libjpeg-turbo"
+        case libvips
+    }
+
+    /// The largest width and height a variant may have (upright).
+    package struct Box: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+    }
+
+    /// The box the decode check must keep a JPEG's pixels for so that the fast path can make every
+    /// one of `specs` it takes (the largest width and height among them), or nil when it takes none.
+    package static func fastBox(_ specs: [VariantSpec], original: ImageFormat?) -> Box? {
+        let taken = specs.filter { TurboVariant.takes($0, original: original) }.map(\.target)
+        guard let width = taken.map(\.width).max(), let height = taken.map(\.height).max() else { return nil }
+        return Box(width: width, height: height)
+    }
+
+    /// Every variant in `specs` of the image in the file at `path`, in order: by the fast path from
+    /// `kept` (the check's pixels), or from a decode made here when there are none, else by libvips.
+    package static func make(_ specs: [VariantSpec], fromFileAt path: String, format original: ImageFormat?,
+                             kept: KeptJPEG? = nil) throws(VariantError) -> [(VariantSpec, Made)] {
+        let pixels = kept ?? fastBox(specs, original: original).flatMap { box in
+            let decoded = KeptJPEG(box: box)
+            return (try? decoded.check(.file(path), limits: ImageLimits())) == nil ? nil : decoded
+        }
+        var made: [(VariantSpec, Made)] = []
+        for spec in specs {
+            if TurboVariant.takes(spec, original: original), let pixels, let variant = try TurboVariant.make(spec, from: pixels) {
+                made.append((spec, variant))
+            } else {
+                made.append((spec, try libvips(spec, fromFileAt: path, format: original)))
+            }
+        }
+        return made
+    }
+
+    /// The variant `spec` of the image in the file at `path`, by whichever path takes it.
     package static func make(_ spec: VariantSpec, fromFileAt path: String, format original: ImageFormat?) throws(VariantError) -> Made {
+        try make([spec], fromFileAt: path, format: original)[0].1
+    }
+
+    /// The variant `spec` of the image in the file at `path`, by libvips.
+    static func libvips(_ spec: VariantSpec, fromFileAt path: String, format original: ImageFormat?) throws(VariantError) -> Made {
         let input: Data
         do {
             input = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
@@ -28,7 +85,7 @@ package enum VariantMaker {
         return try make(spec, from: input, format: original)
     }
 
-    /// The variant `spec` of the encoded image `input`.
+    /// The variant `spec` of the encoded image `input`, by libvips.
     package static func make(_ spec: VariantSpec, from input: Data, format original: ImageFormat?) throws(VariantError) -> Made {
         let format = spec.format.output(for: original)
         let code: Int32 = switch format {
@@ -51,7 +108,7 @@ package enum VariantMaker {
             throw .failed(variant: spec.name, detail: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { shim_vips_free(output) }
-        return Made(data: Data(bytes: output, count: length), format: format, width: Int(width), height: Int(height))
+        return Made(data: Data(bytes: output, count: length), format: format, width: Int(width), height: Int(height), maker: .libvips)
     }
 }
 

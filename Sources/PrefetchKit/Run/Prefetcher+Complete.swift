@@ -53,8 +53,11 @@ extension Prefetcher {
             log.warn("\(item.shownURL) [\(set.name)]: \(warning)")
         }
         let info: ImageInfo?
+        let kept: KeptJPEG?
         do {
-            info = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes)
+            // A JPEG's check keeps its decoded pixels for the set's variants.
+            (info, kept) = try validators[item.setIndex].validate(fileAt: body.path, head: response.head, size: response.bytes,
+                                                                  keepingFor: variantBoxes[item.setIndex])
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
@@ -64,7 +67,7 @@ extension Prefetcher {
         // The transform step, before anything is stored: a variant that fails leaves no entry.
         let variants: [(VariantSpec, VariantMaker.Made)]
         do {
-            variants = try makeVariants(set, fromFileAt: body.path, format: info?.format)
+            variants = try makeVariants(set, fromFileAt: body.path, format: info?.format, kept: kept)
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,

@@ -3,14 +3,13 @@ import Foundation
 /// The transform step: a set's `variants:` made from each original it stores, on the validation
 /// workers (never the network thread), and stored as entries of their own linked to the original.
 extension Prefetcher {
-    /// Every variant of `set` made from the body at `path`, before anything is stored: one that fails
-    /// fails the URL with `transform_failed` and leaves no entry at all.
-    func makeVariants(_ set: JobSet, fromFileAt path: String, format: ImageFormat?) throws(VariantError) -> [(VariantSpec, VariantMaker.Made)] {
-        var made: [(VariantSpec, VariantMaker.Made)] = []
-        for spec in set.options.variants {
-            made.append((spec, try VariantMaker.make(spec, fromFileAt: path, format: format)))
-        }
-        return made
+    /// Every variant of `set` made from the body at `path` (from the pixels its decode check kept,
+    /// when it did), before anything is stored: one that fails fails the URL with `transform_failed`
+    /// and leaves no entry at all.
+    func makeVariants(_ set: JobSet, fromFileAt path: String, format: ImageFormat?,
+                      kept: KeptJPEG?) throws(VariantError) -> [(VariantSpec, VariantMaker.Made)] {
+        guard !set.options.variants.isEmpty else { return [] }
+        return try VariantMaker.make(set.options.variants, fromFileAt: path, format: format, kept: kept)
     }
 
     /// Stores made variants of the original under `key` (stored in `format`, or not at all with
@@ -40,11 +39,9 @@ extension Prefetcher {
     func completeVariants(_ item: PlanItem, _ claim: KeyClaim, entry: CacheEntry, missing: [VariantSpec]) {
         defer { gate.release() }
         let set = plan.sets[item.setIndex]
-        var made: [(VariantSpec, VariantMaker.Made)] = []
+        let made: [(VariantSpec, VariantMaker.Made)]
         do {
-            for spec in missing {
-                made.append((spec, try VariantMaker.make(spec, fromFileAt: entry.path, format: entry.format)))
-            }
+            made = try VariantMaker.make(missing, fromFileAt: entry.path, format: entry.format)
         } catch {
             failTransform(item, claim, error)
             return

@@ -33,6 +33,8 @@ package final class Prefetcher: Sendable {
     let workers: WorkerPool
     let requests: [FetchRequest]
     let validators: [ImageValidator]
+    /// Per set, what a JPEG's decode check keeps of its pixels for the set's variants (nil: nothing).
+    let variantBoxes: [VariantMaker.Box?]
     let started = Date()
     /// False while the failure ledger is known to be empty (it was at the start and this run has
     /// recorded nothing), so a fresh URL costs no ledger lookup and a stored one no ledger delete.
@@ -94,6 +96,7 @@ package final class Prefetcher: Sendable {
                            maxPixels: $0.options.maxPixels, maxBytes: $0.options.maxBytes,
                            maxFrames: $0.options.maxFrames, maxFramePixels: $0.options.maxFramePixels)
         }
+        variantBoxes = plan.sets.map { VariantMaker.fastBox($0.options.variants, original: .jpeg) }
     }
 
     deinit {

@@ -86,20 +86,22 @@ import Testing
     }
 
     /// Each of the eight EXIF orientations of one JPEG comes out upright: as ImageMagick's
-    /// `-auto-orient` turns it, and not as the pixels lie in the file.
-    @Test(arguments: 1...8)
-    func exifOrientedJPEGsComeOutUpright(_ orientation: Int) throws {
+    /// `-auto-orient` turns it, and not as the pixels lie in the file; as a PNG variant (libvips) and
+    /// as a JPEG one (the fast path, `TurboVariant`, which turns the small result itself).
+    @Test(arguments: 1...8, [VariantSpec.Format.png, .jpeg])
+    func exifOrientedJPEGsComeOutUpright(_ orientation: Int, _ format: VariantSpec.Format) throws {
         let folder = try TemporaryDirectory()
         let original = CorpusEntry.root + "/libjpeg-turbo-testimages/testorig.jpg"
         let rotated = folder.file("oriented.jpg").path
         let tagged = try ImageMagick.run(ImageMagick.exiftool, ["-n", "-Orientation=\(orientation)", "-o", rotated, original])
         try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
-        let spec = VariantSpec(name: "upright", box: .longestSide(64), format: .png)
+        let spec = VariantSpec(name: "upright", box: .longestSide(64), format: format, quality: 95)
         let variant = try VariantMaker.make(spec, fromFileAt: rotated, format: .jpeg)
+        #expect(variant.maker == (format == .jpeg ? .libjpegTurbo : .libvips))
         // testorig.jpg is 227x149; orientations 5 to 8 turn it a quarter.
         let turned = orientation >= 5
         #expect(variant.width == (turned ? 42 : 64) && variant.height == (turned ? 64 : 42), "\(variant.width)x\(variant.height)")
-        let made = try folder.write("variant.png", variant.data).path
+        let made = try folder.write("variant.\(format.rawValue)", variant.data).path
         let upright = folder.file("upright.png").path
         try ImageMagick.convert([rotated, "-auto-orient", "-filter", "Lanczos", "-thumbnail", "64x64", upright])
         #expect(try ImageMagick.lumaPSNR(made, upright, in: folder.url) >= Self.leastPSNR)

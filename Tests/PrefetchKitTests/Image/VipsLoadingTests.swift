@@ -51,7 +51,8 @@ struct VipsLoadingTests {
     @Test func aLibvipsThatCannotBeOpenedFailsTheVariantsURLAsTransformFailed() throws {
         let harness = try RunHarness()
         let path = "/corpus/libjpeg-turbo-testimages/testorig.jpg"
-        let job = try harness.job(sets: [harness.set("photos", [path], ["variants: [{name: thumb, max_pixel_size: 64}]"])])
+        // A PNG variant of a JPEG: libvips' to make (a JPEG one takes the fast path, below).
+        let job = try harness.job(sets: [harness.set("photos", [path], ["variants: [{name: thumb, max_pixel_size: 64, format: png}]"])])
         let report = harness.folder.file("report.json").path
 
         let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"],
@@ -63,5 +64,21 @@ struct VipsLoadingTests {
         let message = try #require(written.failures.first?.message)
         #expect(message.contains("`thumb`") && message.contains("libvips is not loadable: \(harness.folder.path)/lib/libvips.so.42: "),
                 "\(message)")
+    }
+
+    /// A JPEG variant of a JPEG is made without libvips (`TurboVariant`): the run stores it even when
+    /// libvips cannot be opened.
+    @Test func aJPEGVariantOfAJPEGNeedsNoLibvips() throws {
+        let harness = try RunHarness()
+        let path = "/corpus/libjpeg-turbo-testimages/testorig.jpg"
+        let job = try harness.job(sets: [harness.set("photos", [path], ["variants: [{name: thumb, max_pixel_size: 64}]"])])
+
+        let outcome = try Binary.run(["run", job, "--progress", "never", "--quiet"], environment: try Self.brokenLibvips(in: harness.folder))
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        let original = try #require(try cache.lookup(key: harness.url(path)))
+        let variant = try #require(try cache.variant(named: "thumb", ofOriginalAt: original.relativePath))
+        #expect(variant.format == .jpeg && variant.width == 64 && variant.height == 42, "\(variant)")
     }
 }

@@ -1,0 +1,28 @@
+#ifndef PREFETCHD_SHIMS_VARIANT_H
+#define PREFETCHD_SHIMS_VARIANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "CShimsJPEG.h"
+
+typedef enum {
+    PF_VARIANT_OK = 0,
+    /* The kept pixels are smaller than the variant: they were kept for a smaller box. */
+    PF_VARIANT_TOO_SMALL,
+    PF_VARIANT_FAILED,
+} pf_variant_status;
+
+/* A JPEG variant, inside box_width x box_height (upright), of an image_width x image_height JPEG
+   whose check kept its pixels: area averaging from the kept DCT-scaled pixels to the size
+   pf_jpeg_fit gives (on the sRGB values as decoded), the EXIF orientation applied to the small
+   result, encoded by libjpeg-turbo at quality. On PF_VARIANT_OK, *out is a buffer to free with
+   pf_variant_free; on PF_VARIANT_FAILED, message says why. */
+pf_variant_status pf_variant_jpeg(const pf_jpeg_keep *kept, uint32_t image_width, uint32_t image_height,
+                                  uint32_t box_width, uint32_t box_height, int quality,
+                                  uint8_t **out, size_t *out_length, uint32_t *out_width, uint32_t *out_height,
+                                  char *message, size_t message_size);
+
+void pf_variant_free(uint8_t *buffer);
+
+#endif
