@@ -29,9 +29,6 @@ struct RecencyCache<Key: Hashable, Value> {
 
     var count: Int { slotByKey.count }
 
-    /// True once any value was evicted to keep the limits.
-    var hasEvicted: Bool { evictions > 0 }
-
     /// The value for `key`, which becomes the most recently used.
     mutating func value(forKey key: Key) -> Value? {
         guard let slot = slotByKey[key] else { return nil }

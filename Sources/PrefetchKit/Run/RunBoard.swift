@@ -56,7 +56,7 @@ final class RunBoard: Sendable {
                 return .told
             }
             state.inFlight[key] = []
-            return .claimed(KeyClaim(key: key, set: set, settledWereForgotten: state.settled.hasEvicted))
+            return .claimed(KeyClaim(key: key, set: set, forgotten: state.settled.evictions))
         }
     }
 
@@ -139,6 +139,9 @@ final class RunBoard: Sendable {
     /// Keys claimed and not settled yet.
     var inFlightCount: Int { state.withLock { $0.inFlight.count } }
 
+    /// How many settled keys the board has forgotten so far (see `KeyClaim.forgotten`).
+    var forgottenCount: Int { state.withLock { $0.settled.evictions } }
+
     /// Tells the claim's set and every set waiting on it; returns them.
     private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) -> [Int] {
         let sets = [claim.set] + (state.inFlight.removeValue(forKey: claim.key) ?? [])
@@ -154,14 +157,19 @@ struct KeyClaim: Sendable {
     let key: String
     /// The set whose occurrence claimed the key.
     let set: Int
-    /// True once the board has forgotten settled keys to stay within its cost: a row or ledger entry
-    /// written since the run started may then be this run's own work on this key.
-    let settledWereForgotten: Bool
+    /// How many settled keys the board had forgotten to stay within its cost when the key was claimed.
+    /// While it is the count taken before an index read, every key this run settled since that read is
+    /// still known to the board, so the read answers for this key as a read now would.
+    let forgotten: Int
 
-    fileprivate init(key: String, set: Int, settledWereForgotten: Bool) {
+    /// True once the board has forgotten settled keys: a row or ledger entry written since the run
+    /// started may then be this run's own work on this key.
+    var settledWereForgotten: Bool { forgotten > 0 }
+
+    fileprivate init(key: String, set: Int, forgotten: Int) {
         self.key = key
         self.set = set
-        self.settledWereForgotten = settledWereForgotten
+        self.forgotten = forgotten
     }
 }
 
