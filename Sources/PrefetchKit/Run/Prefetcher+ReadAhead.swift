@@ -5,8 +5,9 @@ struct ReadAhead {
     let location: CacheLocation
     /// The entry as `DiskCache.lookup` found it (present, with its size), nil when none was.
     let entry: CacheEntry?
-    /// The board's count of forgotten settled keys just before the read (`KeyClaim.forgotten`).
-    let forgotten: Int
+    /// The uses of the board's memory of settled keys just before the read
+    /// (`RunBoard.rememberedEverySettle`).
+    let settledUses: RunBoard.SettledUses
 }
 
 extension Prefetcher {
@@ -55,11 +56,11 @@ extension Prefetcher {
         let locations = items.map { item in
             settings.shard?.contains(key: item.key) ?? true ? cache.location(forKey: item.key) : nil
         }
-        // Taken before the read: a key settled and then forgotten after this count changes it.
-        let forgotten = board.forgottenCount
+        // Taken before the read: every key settled after it is counted in the uses since.
+        let settledUses = board.settledUses
         var entries = try cache.lookup(locations.compactMap { $0 }, committedOnly: !gate.isIdle).makeIterator()
         return locations.map { location in
-            location.map { ReadAhead(location: $0, entry: entries.next() ?? nil, forgotten: forgotten) }
+            location.map { ReadAhead(location: $0, entry: entries.next() ?? nil, settledUses: settledUses) }
         }
     }
 }

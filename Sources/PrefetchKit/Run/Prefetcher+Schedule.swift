@@ -3,9 +3,9 @@ import Foundation
 extension Prefetcher {
     /// Decides one URL occurrence: a repeat of a key already in flight or settled is told its
     /// outcome; otherwise the index decides between cached, skipped, fetch and revalidate. `ahead` is
-    /// the item's row read with its batch's (`readAhead`), taken as it was read while the board has
-    /// forgotten no settled key since: every key this run settled after the read is then told by the
-    /// board before the row is asked for.
+    /// the item's row read with its batch's (`readAhead`), taken as it was read while the board still
+    /// remembers every key settled since the read: every key this run settled after it is then told
+    /// by the board before its row is asked for.
     func schedule(_ item: PlanItem, ahead: ReadAhead?) throws(CacheError) {
         guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else { return }
         let setName = plan.sets[item.setIndex].name
@@ -23,7 +23,7 @@ extension Prefetcher {
         // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
         // has stored in this run may be in the open batch only: the index's own connection sees it.
-        let entry = if let ahead, !waited, ahead.forgotten == claim.forgotten {
+        let entry = if let ahead, !waited, board.rememberedEverySettle(since: ahead.settledUses, before: claim) {
             ahead.entry
         } else {
             try cache.lookup(location, committedOnly: !waited && !gate.isIdle)

@@ -56,7 +56,8 @@ final class RunBoard: Sendable {
                 return .told
             }
             state.inFlight[key] = []
-            return .claimed(KeyClaim(key: key, set: set, forgotten: state.settled.evictions))
+            return .claimed(KeyClaim(key: key, set: set, settledWereForgotten: state.settled.evictions > 0,
+                                     settledUses: state.settled.used))
         }
     }
 
@@ -139,8 +140,17 @@ final class RunBoard: Sendable {
     /// Keys claimed and not settled yet.
     var inFlightCount: Int { state.withLock { $0.inFlight.count } }
 
-    /// How many settled keys the board has forgotten so far (see `KeyClaim.forgotten`).
-    var forgottenCount: Int { state.withLock { $0.settled.evictions } }
+    /// The uses of the settled keys' memory so far (each settle, each occurrence told a settled
+    /// outcome), for `rememberedEverySettle(since:before:)`.
+    var settledUses: SettledUses { state.withLock { $0.settled.used } }
+
+    /// Whether every key settled after the uses were `mark` was still remembered when `claim` was made:
+    /// then a key this run settled since `mark` is told by `ask`, never claimed again.
+    func rememberedEverySettle(since mark: SettledUses, before claim: KeyClaim) -> Bool {
+        state.withLock { $0.settled.keptEverythingUsed(from: mark, to: claim.settledUses) }
+    }
+
+    typealias SettledUses = RecencyCache<String, KeyOutcome>.UseMark
 
     /// Tells the claim's set and every set waiting on it; returns them.
     private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) -> [Int] {
@@ -157,19 +167,17 @@ struct KeyClaim: Sendable {
     let key: String
     /// The set whose occurrence claimed the key.
     let set: Int
-    /// How many settled keys the board had forgotten to stay within its cost when the key was claimed.
-    /// While it is the count taken before an index read, every key this run settled since that read is
-    /// still known to the board, so the read answers for this key as a read now would.
-    let forgotten: Int
+    /// True once the board has forgotten settled keys to stay within its cost: a row or ledger entry
+    /// written since the run started may then be this run's own work on this key.
+    let settledWereForgotten: Bool
+    /// The uses of the settled keys' memory when the key was claimed (`RunBoard.rememberedEverySettle`).
+    let settledUses: RunBoard.SettledUses
 
-    /// True once the board has forgotten settled keys: a row or ledger entry written since the run
-    /// started may then be this run's own work on this key.
-    var settledWereForgotten: Bool { forgotten > 0 }
-
-    fileprivate init(key: String, set: Int, forgotten: Int) {
+    fileprivate init(key: String, set: Int, settledWereForgotten: Bool, settledUses: RunBoard.SettledUses) {
         self.key = key
         self.set = set
-        self.forgotten = forgotten
+        self.settledWereForgotten = settledWereForgotten
+        self.settledUses = settledUses
     }
 }
 
