@@ -238,9 +238,10 @@ package final class DiskCache: Sendable {
         return try present(entry)
     }
 
-    /// As `lookup(_:)` for each of `locations`, in their order, with one index query for them all.
-    package func lookup(_ locations: [CacheLocation]) throws(CacheError) -> [CacheEntry?] {
-        var entries = try index.entries(relativePaths: locations.map(\.relativePath))
+    /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
+    /// them all.
+    package func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
+        var entries = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
         for position in entries.indices {
             if let entry = entries[position] { entries[position] = try present(entry) }
         }

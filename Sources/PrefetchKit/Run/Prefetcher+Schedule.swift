@@ -2,15 +2,18 @@ import Foundation
 
 extension Prefetcher {
     /// Decides one URL occurrence: a repeat of a key already in flight or settled is told its
-    /// outcome; otherwise the index decides between cached, skipped, fetch and revalidate.
-    func schedule(_ item: PlanItem) throws(CacheError) {
+    /// outcome; otherwise the index decides between cached, skipped, fetch and revalidate. `ahead` is
+    /// the item's row read with its batch's (`readAhead`), taken as it was read while the board still
+    /// remembers every key settled since the read: every key this run settled after it is then told
+    /// by the board before its row is asked for.
+    func schedule(_ item: PlanItem, ahead: ReadAhead?) throws(CacheError) {
         guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else { return }
         let setName = plan.sets[item.setIndex].name
         guard settings.shard?.contains(key: item.key) ?? true else {
             settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))
             return
         }
-        let location = cache.location(forKey: item.key)
+        let location = ahead?.location ?? cache.location(forKey: item.key)
         // Another job of the run on this cache transferring the key, or done with it: its outcome is
         // waited for and read from the index as a later job file found it when jobs ran one after
         // another.
@@ -20,7 +23,11 @@ extension Prefetcher {
         // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
         // has stored in this run may be in the open batch only: the index's own connection sees it.
-        let entry = try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
+        let entry = if let ahead, !waited, board.rememberedEverySettle(since: ahead.settledUses, before: claim) {
+            ahead.entry
+        } else {
+            try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
+        }
         // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
         let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
             ? try cache.index.failure(forKey: item.key) : nil

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Alone (`run()`), it has an engine and a gate of its own. In a run of several job files
 /// (`RunQueue`) the jobs share one engine and one gate, and the queue hands each its items in one
-/// order over all of them: `begin()`, `schedule(_:)` for each item, then `end(sourceFailure:)`.
+/// order over all of them: `begin()`, `scheduleAll(_:)` for each of its stretches of items, then
+/// `end(sourceFailure:)`.
 package final class Prefetcher: Sendable {
     let job: Job
     let plan: RunPlan
@@ -132,25 +133,9 @@ package final class Prefetcher: Sendable {
     package func run() throws(CacheError) -> RunOutcome {
         try begin()
         var iterator = plan.makeIterator()
-        var currentSet = -1
-        while !isStopping, let item = iterator.next() {
-            if item.setIndex != currentSet {
-                currentSet = item.setIndex
-                gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
-            }
-            schedule(checked: item)
-        }
+        scheduleAll(&iterator)
         gate.drain()
         return end(sourceFailure: iterator.failure)
-    }
-
-    /// Schedules one item; a cache error stops the job.
-    func schedule(checked item: PlanItem) {
-        do {
-            try schedule(item)
-        } catch {
-            stop(for: error)
-        }
     }
 
     /// Before the first item: the cache is checked and the index's batches start being committed.

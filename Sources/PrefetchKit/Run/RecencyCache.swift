@@ -18,8 +18,16 @@ struct RecencyCache<Key: Hashable, Value> {
     private var tail: Int?
     private(set) var totalCost = 0
     private(set) var evictions = 0
+    /// The uses so far: every value stored or got, and their costs, summed (never going down).
+    private(set) var used = UseMark(count: 0, cost: 0)
     let totalCostLimit: Int
     let countLimit: Int?
+
+    /// How many values were stored or got, and at what cost, up to some moment (`used`).
+    struct UseMark: Sendable, Equatable {
+        var count: Int
+        var cost: Int
+    }
 
     /// `totalCostLimit` in bytes; `countLimit` caps the number of values too when given.
     init(totalCostLimit: Int, countLimit: Int? = nil) {
@@ -29,20 +37,29 @@ struct RecencyCache<Key: Hashable, Value> {
 
     var count: Int { slotByKey.count }
 
-    /// True once any value was evicted to keep the limits.
-    var hasEvicted: Bool { evictions > 0 }
-
     /// The value for `key`, which becomes the most recently used.
     mutating func value(forKey key: Key) -> Value? {
         guard let slot = slotByKey[key] else { return nil }
         moveToFront(slot)
+        used.count += 1
+        used.cost += nodes[slot]!.cost
         return nodes[slot]?.value
+    }
+
+    /// Whether every key stored or got between the marks `start` and `end` (two readings of `used`) was
+    /// still held at `end`. The values used since `start` are the most recent ones, so the oldest of
+    /// them goes only once the values in front of it and itself, all used since, break a limit: not
+    /// while the uses since `start` cost and count no more than the limits allow.
+    func keptEverythingUsed(from start: UseMark, to end: UseMark) -> Bool {
+        end.cost - start.cost <= totalCostLimit && end.count - start.count <= countLimit ?? .max
     }
 
     /// Stores `value` as the most recently used, then evicts least recently used values until the
     /// limits hold. A value costing more than the whole limit is not kept.
     mutating func setValue(_ value: Value, forKey key: Key, cost: Int) {
         defer { evict() }
+        used.count += 1
+        used.cost += cost
         if let slot = slotByKey[key] {
             totalCost += cost - nodes[slot]!.cost
             nodes[slot]!.value = value

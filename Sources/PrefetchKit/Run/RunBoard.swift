@@ -56,7 +56,8 @@ final class RunBoard: Sendable {
                 return .told
             }
             state.inFlight[key] = []
-            return .claimed(KeyClaim(key: key, set: set, settledWereForgotten: state.settled.hasEvicted))
+            return .claimed(KeyClaim(key: key, set: set, settledWereForgotten: state.settled.evictions > 0,
+                                     settledUses: state.settled.used))
         }
     }
 
@@ -139,6 +140,18 @@ final class RunBoard: Sendable {
     /// Keys claimed and not settled yet.
     var inFlightCount: Int { state.withLock { $0.inFlight.count } }
 
+    /// The uses of the settled keys' memory so far (each settle, each occurrence told a settled
+    /// outcome), for `rememberedEverySettle(since:before:)`.
+    var settledUses: SettledUses { state.withLock { $0.settled.used } }
+
+    /// Whether every key settled after the uses were `mark` was still remembered when `claim` was made:
+    /// then a key this run settled since `mark` is told by `ask`, never claimed again.
+    func rememberedEverySettle(since mark: SettledUses, before claim: KeyClaim) -> Bool {
+        state.withLock { $0.settled.keptEverythingUsed(from: mark, to: claim.settledUses) }
+    }
+
+    typealias SettledUses = RecencyCache<String, KeyOutcome>.UseMark
+
     /// Tells the claim's set and every set waiting on it; returns them.
     private func tell(_ claim: KeyClaim, _ outcome: KeyOutcome, in state: inout State) -> [Int] {
         let sets = [claim.set] + (state.inFlight.removeValue(forKey: claim.key) ?? [])
@@ -157,11 +170,14 @@ struct KeyClaim: Sendable {
     /// True once the board has forgotten settled keys to stay within its cost: a row or ledger entry
     /// written since the run started may then be this run's own work on this key.
     let settledWereForgotten: Bool
+    /// The uses of the settled keys' memory when the key was claimed (`RunBoard.rememberedEverySettle`).
+    let settledUses: RunBoard.SettledUses
 
-    fileprivate init(key: String, set: Int, settledWereForgotten: Bool) {
+    fileprivate init(key: String, set: Int, settledWereForgotten: Bool, settledUses: RunBoard.SettledUses) {
         self.key = key
         self.set = set
         self.settledWereForgotten = settledWereForgotten
+        self.settledUses = settledUses
     }
 }
 

@@ -49,14 +49,7 @@ enum RunQueue {
                 if prefetchers[index] == nil { prefetchers[index] = .some(open(index)) }
                 guard let prefetcher = prefetchers[index]! else { continue }
                 var iterator = prefetcher.plan.makeIterator(priority: priority)
-                var currentSet = -1
-                while !prefetcher.isStopping, let item = iterator.next() {
-                    if item.setIndex != currentSet {
-                        currentSet = item.setIndex
-                        gate.setLimit(prefetcher.settings.concurrency ?? prefetcher.plan.sets[currentSet].options.concurrency)
-                    }
-                    prefetcher.schedule(checked: item)
-                }
+                prefetcher.scheduleAll(&iterator)
                 if failures[index] == nil { failures[index] = iterator.failure }
             }
         }

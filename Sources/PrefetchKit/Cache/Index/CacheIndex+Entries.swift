@@ -53,16 +53,18 @@ extension CacheIndex {
     /// Made once: every URL of a run is looked up by it.
     private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?"
 
-    /// The rows for `relativePaths`, in their order (nil where there is none), read by one statement:
-    /// a statement's start and end cost more than the row it finds, so `verify` asks for its keys a
-    /// batch at a time. Each row is found by its path's unique index, as one at a time.
-    func entries(relativePaths: [String]) throws(CacheError) -> [CacheEntry?] {
+    /// The rows for `relativePaths`, in their order (nil where there is none; a path listed twice is
+    /// answered twice), read by one statement: a statement's start and end cost more than the row it
+    /// finds, so `verify` and a run ask for their keys a batch at a time. Each row is found by its
+    /// path's unique index, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
+    func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
         let root = root
-        let rows = try withConnection { connection throws(CacheError) in
+        let read = { (connection: IndexConnection) throws(CacheError) -> [(Int, CacheEntry)] in
             try connection.query(Self.entriesByPaths, [.textList(relativePaths)]) { row in
                 (Int(row.int64(IndexSchema.entryColumnCount)), CacheEntry(row: row, root: root))
             }
         }
+        let rows = committedOnly ? try withReader(read) : try withConnection(read)
         var found = [CacheEntry?](repeating: nil, count: relativePaths.count)
         for (position, entry) in rows { found[position] = entry }
         return found

@@ -1,0 +1,66 @@
+import Foundation
+
+/// An item's location and index row, read with those of the items around it by one query.
+struct ReadAhead {
+    let location: CacheLocation
+    /// The entry as `DiskCache.lookup` found it (present, with its size), nil when none was.
+    let entry: CacheEntry?
+    /// The uses of the board's memory of settled keys just before the read
+    /// (`RunBoard.rememberedEverySettle`).
+    let settledUses: RunBoard.SettledUses
+}
+
+extension Prefetcher {
+    /// Items whose index rows are read by one query: a statement's start and end cost more than the
+    /// row it finds, and a warm rerun is little else (bench/RESULTS.md, "Warm path in batches").
+    static let readAheadCount = 512
+
+    /// Schedules the items `iterator` yields until it ends or the job stops, the concurrency following
+    /// each item's set. The items are taken `readAheadCount` at a time and their rows read together
+    /// first (`readAhead(_:)`); each is then decided as `schedule(_:ahead:)` says.
+    func scheduleAll(_ iterator: inout RunPlan.Iterator) {
+        var currentSet = -1
+        var items: [PlanItem] = []
+        items.reserveCapacity(Self.readAheadCount)
+        while !isStopping {
+            items.removeAll(keepingCapacity: true)
+            while items.count < Self.readAheadCount, let item = iterator.next() { items.append(item) }
+            guard !items.isEmpty else { return }
+            let ahead: [ReadAhead?]
+            do {
+                ahead = try readAhead(items)
+            } catch {
+                stop(for: error)
+                return
+            }
+            for (item, read) in zip(items, ahead) where !isStopping {
+                if item.setIndex != currentSet {
+                    currentSet = item.setIndex
+                    gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
+                }
+                do {
+                    try schedule(item, ahead: read)
+                } catch {
+                    stop(for: error)
+                }
+            }
+        }
+    }
+
+    /// The rows of `items` by one index query, read as `schedule` would read each (committed rows only
+    /// while transfers may be storing), and none for an item outside the run's shard, which is never
+    /// looked up. With other jobs of the run on this cache nothing is read ahead: a key may be theirs
+    /// to store while this job waits (`CacheShare`), and only a read after that wait answers for it.
+    private func readAhead(_ items: [PlanItem]) throws(CacheError) -> [ReadAhead?] {
+        guard !share.isShared else { return [ReadAhead?](repeating: nil, count: items.count) }
+        let locations = items.map { item in
+            settings.shard?.contains(key: item.key) ?? true ? cache.location(forKey: item.key) : nil
+        }
+        // Taken before the read: every key settled after it is counted in the uses since.
+        let settledUses = board.settledUses
+        var entries = try cache.lookup(locations.compactMap { $0 }, committedOnly: !gate.isIdle).makeIterator()
+        return locations.map { location in
+            location.map { ReadAhead(location: $0, entry: entries.next() ?? nil, settledUses: settledUses) }
+        }
+    }
+}
