@@ -9,18 +9,21 @@
 #   variant        the same with one variant {max_pixel_size: 256, format: jpeg, quality: 80}
 # Prints one TSV line a row a round (bench/measure.sh: label, wall s, cpu s, peak RSS KiB, status).
 #
-# Usage: PREFETCHD=path/to/prefetchd bench/variants/run.sh [--images N] [--magick M] [--rounds R] [--port P]
+# Usage: PREFETCHD=path/to/prefetchd bench/variants/run.sh [--images N] [--magick M] [--rounds R] [--port P] [--rows LIST]
 #   --images N   corpus size (default 20000)   --magick M  files ImageMagick makes (default 2000)
 #   --rounds R   rounds (default 3)            --port P    nginx port (default 8090)
+#   --rows LIST  the rows to run, space-separated, in the odd rounds' order
+#                (default "vipsthumbnail imagemagick decode variant")
 set -euo pipefail
 
-images=20000 magick=2000 rounds=3 port=8090
+images=20000 magick=2000 rounds=3 port=8090 chosen="vipsthumbnail imagemagick decode variant"
 while (($#)); do
     case $1 in
         --images) images=$2; shift 2 ;;
         --magick) magick=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
         --port) port=$2; shift 2 ;;
+        --rows) chosen=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -46,9 +49,13 @@ trap cleanup EXIT
 mapfile -t files < <(find "$corpus/images" -name '*.jpg' | sort)
 printf 'row\twall_s\tcpu_s\tpeak_rss_kib\tstatus\n'
 for ((round = 1; round <= rounds; round++)); do
-    rows=(vipsthumbnail imagemagick decode variant)
+    read -ra rows <<<"$chosen"
     # Odd rounds in this order, even ones reversed.
-    ((round % 2 == 0)) && rows=(variant decode imagemagick vipsthumbnail)
+    if ((round % 2 == 0)); then
+        for ((i = 0, j = ${#rows[@]} - 1; i < j; i++, j--)); do
+            row=${rows[i]} rows[i]=${rows[j]} rows[j]=$row
+        done
+    fi
     for row in "${rows[@]}"; do
         rm -rf "$work/out" "$work/cache-$row"
         mkdir -p "$work/out"
@@ -62,6 +69,7 @@ for ((round = 1; round <= rounds; round++)); do
             decode|variant)
                 "$BENCH/measure.sh" "$row" "$work/time" -- "$PREFETCHD" run "$corpus/job-$row.yaml" \
                     --cache "$work/cache-$row" --quiet --progress never ;;
+            *) echo "run.sh: unknown row $row" >&2; exit 2 ;;
         esac
     done
 done
