@@ -21,8 +21,10 @@ final class Attempt {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The `connect_to` entries as libcurl keeps them, set by `configure`; freed with the attempt.
     var connectToList: UnsafeMutablePointer<curl_slist>?
-    /// Judges `stall:` at each progress callback; nil when the limit is off.
+    /// Judges `stall:` at the progress callbacks; nil when the limit is off.
     private var stallWatch: StallWatch?
+    /// When the stall limit was last judged, on the coarse clock (`StallWatch.coarseNow`).
+    private var stallJudgedAt: Int64?
     /// Why the stall limit aborted the transfer.
     private var stallFailure: FetchError?
     /// Bytes of a 2xx body received, before any decoding.
@@ -369,9 +371,14 @@ final class Attempt {
     }
 
     /// The progress callback: false aborts the transfer, once its body has come slower than the stall
-    /// limit allows.
+    /// limit allows. libcurl calls it after nearly every read while data flows (hundreds of times a
+    /// second); the limit is judged at most once per `StallWatch.judgingGap` of those, by the coarse
+    /// clock, whose reading costs a fraction of the precise one's.
     fileprivate func progress(downloaded: Int64) -> Bool {
         guard !pacedPause, var watch = stallWatch else { return true }
+        let coarse = StallWatch.coarseNow()
+        if let last = stallJudgedAt, coarse - last < StallWatch.judgingGap { return true }
+        stallJudgedAt = coarse
         let stalled = watch.stalled(bytes: downloaded, at: .now)
         stallWatch = watch
         if stalled {
