@@ -10,7 +10,6 @@ final class Attempt {
     let job: PendingFetch
     let easy: Easy
     private let mailbox: Mailbox
-    private let writer: BodyWriter
     /// Paces the body's bytes when its set or host has `bytes_per_second`; nil otherwise.
     private let limiter: RateLimiter?
     /// The open destination, until it is closed or handed over with a kept body.
@@ -22,8 +21,10 @@ final class Attempt {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The `connect_to` entries as libcurl keeps them, set by `configure`; freed with the attempt.
     var connectToList: UnsafeMutablePointer<curl_slist>?
-    /// Judges `stall:` at each progress callback; nil when the limit is off.
+    /// Judges `stall:` at the progress callbacks; nil when the limit is off.
     private var stallWatch: StallWatch?
+    /// When the stall limit was last judged, on the coarse clock (`StallWatch.coarseNow`).
+    private var stallJudgedAt: Int64?
     /// Why the stall limit aborted the transfer.
     private var stallFailure: FetchError?
     /// Bytes of a 2xx body received, before any decoding.
@@ -64,12 +65,10 @@ final class Attempt {
         let outcome: Result<FetchResponse, FetchError>
         let headers: ResponseHeaders
         let timings: FetchTimings
-        /// A kept body's file, which writer threads may still be writing; nil for every other outcome.
+        /// A kept body's file, all of it written, still to be closed; nil for every other outcome.
         fileprivate(set) var body: BodyFile?
-        /// The kept body's last bytes, not yet handed to the writer: they go with the file's close.
-        fileprivate(set) var lastChunk: BodyWriter.Filled?
-        /// The kept body's hashes, still to take the last chunk (see `outcome(afterWrites:)`).
-        fileprivate(set) var hashes: BodyWriter.PendingHashes?
+        /// The kept body's hashes, still to be finished (see `outcome(afterClose:)`).
+        fileprivate(set) var hashes: BodyCloser.PendingHashes?
         fileprivate(set) var destination = ""
         /// Whether the attempt created the kept body's file (not a descriptor the caller owns).
         fileprivate(set) var ownsDestination = false
@@ -80,10 +79,10 @@ final class Attempt {
         /// attempt, made at once and not counted as a retry, asks for the whole body.
         fileprivate(set) var restartFromZero = false
 
-        /// The outcome once a kept body's writes are done, given their first failure: the success
+        /// The outcome once a kept body's file is closed, given the close's failure: the success
         /// with the body's checksum, or, after a failure or for a body that is not the one its
         /// `url_file` line expects, that failure, and a file the attempt created is removed.
-        func outcome(afterWrites failure: Int32?) -> Result<FetchResponse, FetchError> {
+        func outcome(afterClose failure: Int32?) -> Result<FetchResponse, FetchError> {
             guard case .success(var response) = outcome, let hashes else { return outcome }
             let hashed = failure.map { .failure(.destination(path: destination, code: $0)) } ?? hashes.hashes.finalize()
             switch hashed {
@@ -97,11 +96,10 @@ final class Attempt {
         }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, writer: BodyWriter, limiter: RateLimiter? = nil) {
+    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, limiter: RateLimiter? = nil) {
         self.job = job
         self.easy = easy
         self.mailbox = mailbox
-        self.writer = writer
         self.limiter = limiter
     }
 
@@ -128,7 +126,7 @@ final class Attempt {
         }
         body = file
         resumedFrom = job.resume
-        sink = BodySink(file: file, writer: writer, request: job.request, resuming: resumedFrom)
+        sink = BodySink(file: file, request: job.request, resuming: resumedFrom)
         received = resumedFrom?.offset ?? 0
         // Truncated only when not empty (a file left by an earlier attempt): ext4 flushes a file on
         // close once it has been truncated, which would cost the network thread a writeback per body.
@@ -145,9 +143,9 @@ final class Attempt {
         }
     }
 
-    /// The end of the attempt, read from the easy handle. A body to keep is handed over with its last
-    /// chunk, for `BodyWriter.close` to write and to tell when it is all in the file; for every other
-    /// outcome the destination is closed, once its writes are done, and removed.
+    /// The end of the attempt, read from the easy handle. A body to keep is handed over, all of it in
+    /// its file, for `BodyCloser.close` to close; for every other outcome the destination is closed
+    /// and removed.
     func settle(_ code: CURLcode) -> Settled {
         let headers = responseHeaders()
         let timings = FetchTimings(
@@ -164,12 +162,11 @@ final class Attempt {
             settled.ownsDestination = ownsDestination
             settled.destination = job.request.destination
             self.sink = nil
-            body?.closeAfterWrites()
+            body?.close()
             body = nil
             ownsDestination = false
         } else if case .success(let response) = settled.outcome, response.kind == .ok, let body, let sink {
-            settled.lastChunk = sink.takeFilledChunk()
-            settled.hashes = BodyWriter.PendingHashes(hashes: sink.hashes)
+            settled.hashes = BodyCloser.PendingHashes(hashes: sink.hashes)
             settled.body = body
             settled.destination = job.request.destination
             settled.ownsDestination = ownsDestination
@@ -211,7 +208,7 @@ final class Attempt {
         guard bodyFailure == nil, decoder == nil, let sink, sink.bytes > 0,
               let validator = resumedFrom?.validator ?? ResumePoint.Validator.of(etag: headers.etag, lastModified: headers.lastModified)
         else { return nil }
-        guard sink.flushChunk() == nil, body?.closeAfterWrites() == nil else { return nil }
+        guard body?.close() == nil else { return nil }
         return ResumePoint(offset: sink.bytes, validator: validator, hashes: sink.hashes, serverDigest: serverDigest,
                            digestWarnings: digestWarnings, head: sink.head)
     }
@@ -228,7 +225,7 @@ final class Attempt {
                 bodyFailure = .destination(path: job.request.destination, code: errno)
                 return true
             }
-            sink = BodySink(file: body, writer: writer, request: job.request)
+            sink = BodySink(file: body, request: job.request)
             return true
         }
         let identity = easy.headerValues("Content-Encoding").flatMap { $0.split(separator: ",") }
@@ -374,9 +371,14 @@ final class Attempt {
     }
 
     /// The progress callback: false aborts the transfer, once its body has come slower than the stall
-    /// limit allows.
+    /// limit allows. libcurl calls it after nearly every read while data flows (hundreds of times a
+    /// second); the limit is judged at most once per `StallWatch.judgingGap` of those, by the coarse
+    /// clock, whose reading costs a fraction of the precise one's.
     fileprivate func progress(downloaded: Int64) -> Bool {
         guard !pacedPause, var watch = stallWatch else { return true }
+        let coarse = StallWatch.coarseNow()
+        if let last = stallJudgedAt, coarse - last < StallWatch.judgingGap { return true }
+        stallJudgedAt = coarse
         let stalled = watch.stalled(bytes: downloaded, at: .now)
         stallWatch = watch
         if stalled {
@@ -409,11 +411,10 @@ final class Attempt {
         return refusal == nil
     }
 
-    /// Drops the chunk being filled, waits for the writes in flight and closes the destination.
+    /// Closes the destination.
     private func closeDestination() {
-        sink?.dropChunk()
         sink = nil
-        body?.closeAfterWrites()
+        body?.close()
         body = nil
     }
 

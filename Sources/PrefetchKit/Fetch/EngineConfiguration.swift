@@ -9,14 +9,10 @@ package struct EngineConfiguration: Sendable {
     package var onEvent: (@Sendable (FetchEvent) -> Void)?
     /// The `rate_limit` of each host, shared by every request to it.
     package var hostRateLimits = HostRateRules()
-    /// At most this many body chunks (`BodyWriter.chunkSize` each) exist at once, filled or being
-    /// written; beyond them the network thread writes bodies itself.
-    var bodyChunkLimit: Int
 
     package init(concurrency: Int = 16, perHost: Int = 6, onEvent: (@Sendable (FetchEvent) -> Void)? = nil) {
         self.concurrency = max(concurrency, 1)
         self.perHost = max(perHost, 1)
         self.onEvent = onEvent
-        bodyChunkLimit = 4 * self.concurrency
     }
 }

@@ -5,7 +5,7 @@ internal import CCurl
 ///
 /// Any thread may submit requests; results arrive on the engine's serial delivery thread, in order
 /// with the events of `EngineConfiguration.onEvent`; without an event handler, the result of a body
-/// arrives on the writer thread that finished its file instead. At most `concurrency` transfers (and
+/// arrives on the closer thread that closed its file instead (`BodyCloser`). At most `concurrency` transfers (and
 /// `perHost` per host, and fewer where a request's own limits say so) run at once; the rest wait,
 /// oldest first, and start on the network thread as soon as the limits allow. Transient failures are retried per
 /// the request's `RetryPolicy` without holding a slot or a thread while waiting.
@@ -15,7 +15,7 @@ internal import CCurl
 /// over as `destinationDescriptor` stays the caller's to keep or drop.
 package final class FetchEngine: Sendable {
     private let mailbox: Mailbox
-    private let writer: BodyWriter
+    private let closer: BodyCloser
     private let exited = DispatchGroup()
     private let waits = RateWaits()
 
@@ -24,8 +24,8 @@ package final class FetchEngine: Sendable {
         let mailbox = Mailbox(onEvent: configuration.onEvent)
         self.mailbox = mailbox
         // Made here, not on the network thread, so that its threads keep the caller's scheduling policy.
-        let writer = BodyWriter(threads: 2, chunks: configuration.bodyChunkLimit)
-        self.writer = writer
+        let closer = BodyCloser(threads: 2)
+        self.closer = closer
         let started = DispatchSemaphore(value: 0)
         exited.enter()
         let waits = waits
@@ -34,7 +34,7 @@ package final class FetchEngine: Sendable {
             ProcessTuning.preferCallingThread()
             let loop: FetchLoop
             do throws(FetchError) {
-                loop = try FetchLoop(mailbox: mailbox, writer: writer, configuration: configuration, waits: waits)
+                loop = try FetchLoop(mailbox: mailbox, closer: closer, configuration: configuration, waits: waits)
             } catch {
                 _ = mailbox.close(failure: error)
                 started.signal()
@@ -55,7 +55,7 @@ package final class FetchEngine: Sendable {
         shutdown()
     }
 
-    /// Queues a request; `completion` runs once, on the delivery thread (or a writer thread, see above),
+    /// Queues a request; `completion` runs once, on the delivery thread (or a closer thread, see above),
     /// with its result. `register` is given the request's id before it is queued, so whatever it files
     /// the id with is there for the request's first event.
     @discardableResult
@@ -114,8 +114,8 @@ package final class FetchEngine: Sendable {
     package func shutdown() {
         _ = mailbox.post(.stop)
         exited.wait()
-        if !writer.isCurrentThreadWriter {
-            writer.waitUntilIdle()
+        if !closer.isCurrentThreadCloser {
+            closer.waitUntilIdle()
         }
         mailbox.drainDeliveries()
     }

@@ -5,7 +5,7 @@ internal import CCurl
 /// requests waiting for a slot and the retries waiting for their time. Created and used on that thread only.
 final class FetchLoop {
     private let mailbox: Mailbox
-    private let writer: BodyWriter
+    private let closer: BodyCloser
     private let multi: Multi
     private let shares: Shares
     private let concurrency: Int
@@ -22,9 +22,9 @@ final class FetchLoop {
     /// The earliest time a request held by a rate limit at the last pass may start.
     private var nextRateDue: ContinuousClock.Instant?
 
-    init(mailbox: Mailbox, writer: BodyWriter, configuration: EngineConfiguration, waits: RateWaits) throws(FetchError) {
+    init(mailbox: Mailbox, closer: BodyCloser, configuration: EngineConfiguration, waits: RateWaits) throws(FetchError) {
         self.mailbox = mailbox
-        self.writer = writer
+        self.closer = closer
         multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost)
         shares = try Shares()
         concurrency = configuration.concurrency
@@ -149,7 +149,7 @@ final class FetchLoop {
             mailbox.deliver(job.result(.failure(error), timings: .zero), to: job.completion)
             return
         }
-        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox, writer: writer,
+        let attempt = Attempt(job: job, easy: easy, mailbox: mailbox,
                               limiter: limiter.pacesBytes(job, now: clock.now) ? limiter : nil)
         mailbox.emit(.started(id: job.id, url: job.request.shownURL, attempt: job.attempt))
         do throws(FetchError) {
@@ -189,8 +189,8 @@ final class FetchLoop {
                 return mailbox.deliver(job.result(settled.outcome, timings: settled.timings), to: job.completion)
             }
             let mailbox = mailbox
-            writer.close(body, after: settled.lastChunk, hashes: settled.hashes) { failure in
-                mailbox.deliverOnWriter(job.result(settled.outcome(afterWrites: failure), timings: settled.timings), to: job.completion)
+            closer.close(body) { failure in
+                mailbox.deliverOnCloser(job.result(settled.outcome(afterClose: failure), timings: settled.timings), to: job.completion)
             }
             return
         }

@@ -93,9 +93,9 @@ final class Mailbox: Sendable {
         }
     }
 
-    /// On a writer thread, for a body it has just finished: with nobody listening to events, calls the
+    /// On a closer thread, for a body it has just closed: with nobody listening to events, calls the
     /// completion here (a thread hand-off less per body); otherwise as `deliver`, behind the events.
-    func deliverOnWriter(_ result: FetchResult, to completion: @escaping @Sendable (FetchResult) -> Void) {
+    func deliverOnCloser(_ result: FetchResult, to completion: @escaping @Sendable (FetchResult) -> Void) {
         guard onEvent == nil else { return deliver(result, to: completion) }
         completion(result)
     }

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// `stall:`: a transfer whose body comes slower than `bytesPerSecond`, averaged over the last `time`,
 /// is aborted as a timeout. Judged by prefetchd itself (`StallWatch`), not by libcurl's
 /// CURLOPT_LOW_SPEED_*, whose speed is an average over the last five seconds: with it, a body that
@@ -39,6 +41,19 @@ struct StallWatch {
     /// Oldest first; the first is the latest one at least `limit.time` old once the attempt is that old.
     private var samples: [(time: ContinuousClock.Instant, bytes: Int64)]
     private let spacing: Duration
+
+    /// The least time between two judgements of one transfer, in nanoseconds: a judgement may come that
+    /// much after the limit's time, which is small beside the second between libcurl's progress
+    /// callbacks while nothing arrives.
+    static let judgingGap: Int64 = 20_000_000
+
+    /// CLOCK_MONOTONIC_COARSE in nanoseconds: read from memory the kernel updates at each tick (a few
+    /// milliseconds), without reading the hardware clock.
+    static func coarseNow() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
 
     init(limit: StallLimit, now: ContinuousClock.Instant) {
         self.limit = limit

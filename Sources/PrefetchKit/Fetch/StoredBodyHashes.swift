@@ -1,6 +1,6 @@
 /// What is computed over a body's bytes as they are stored: its XXH3 checksum, when the request asks
-/// for one, and the digest a `url_file` line expects, when it gives one. Fed on the network thread and,
-/// for the last chunk, on the writer thread that takes it; one thread at a time.
+/// for one, and the digest a `url_file` line expects, when it gives one. Fed on the network thread and
+/// finished on the closer thread that ends the body; one thread at a time.
 final class StoredBodyHashes {
     private let checksum: ContentHasher?
     private let expected: DigestCheck?

@@ -1,8 +1,8 @@
 internal import CXXHash
 import Foundation
 
-/// An incremental XXH3-128 checksum of a body as it streams in; the downloader feeds it chunk by
-/// chunk, on the network thread and for the last chunk on a writer thread. Owns one `XXH3_state_t`.
+/// An incremental XXH3-128 checksum of a body as it streams in; the downloader feeds it each piece
+/// as it arrives, on the network thread, and finishes it on a closer thread. Owns one `XXH3_state_t`.
 /// Checksums are written `xxh3:<32 hex>`.
 ///
 /// The checksum only has to catch damage (a torn write, a flipped block), not an adversary, and

@@ -10,13 +10,12 @@ final class FetchHarness {
     let folder: TemporaryDirectory
     let events: EventLog
 
-    init(concurrency: Int = 4, perHost: Int = 4, bodyChunkLimit: Int? = nil) throws {
+    init(concurrency: Int = 4, perHost: Int = 4) throws {
         folder = try TemporaryDirectory()
         server = try FixtureServer()
         let events = EventLog()
         self.events = events
-        var configuration = EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) })
-        if let bodyChunkLimit { configuration.bodyChunkLimit = bodyChunkLimit }
+        let configuration = EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) })
         engine = try FetchEngine(configuration: configuration)
     }
 
