@@ -37,7 +37,7 @@ enum ImageDecoder {
                 pf_png_check_memory(buffer.baseAddress, buffer.count, limit, &width, &height, &warnings, &message, messageSize)
             }
         }
-        let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = String(cBuffer: message)
         let (w, h) = (Int(width), Int(height))
         switch status {
         case PF_PNG_OK: return ImageInfo(format: .png, width: w, height: h, warnings: pngWarnings(warnings))
@@ -71,7 +71,7 @@ enum ImageDecoder {
                 pf_jpeg_check_memory(buffer.baseAddress, buffer.count, limit, scans, keep, &width, &height, &message, messageSize)
             }
         }
-        let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = String(cBuffer: message)
         let (w, h) = (Int(width), Int(height))
         switch status {
         case PF_JPEG_OK: return ImageInfo(format: .jpeg, width: w, height: h)

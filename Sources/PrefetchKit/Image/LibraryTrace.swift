@@ -15,7 +15,7 @@ enum LibraryTrace {
             defer { _ = pf_stderr_capture_end() }
             return body()
         }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(cBuffer: buffer)
         return (result, firstLine(of: text))
     }
 

@@ -35,7 +35,7 @@ enum TurboVariant {
         case PF_VARIANT_TOO_SMALL:
             return nil
         default:
-            throw .failed(variant: spec.name, detail: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .failed(variant: spec.name, detail: String(cBuffer: message))
         }
     }
 }

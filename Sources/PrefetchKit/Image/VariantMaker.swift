@@ -105,7 +105,7 @@ package enum VariantMaker {
                               code, Int32(spec.quality), &output, &length, &width, &height, &message, message.count)
         }
         guard status == 0, let output else {
-            throw .failed(variant: spec.name, detail: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .failed(variant: spec.name, detail: String(cBuffer: message))
         }
         defer { shim_vips_free(output) }
         return Made(data: Data(bytes: output, count: length), format: format, width: Int(width), height: Int(height), maker: .libvips)

@@ -60,7 +60,7 @@ package enum LibraryVersions {
     static var vips: Library {
         var reason = [CChar](repeating: 0, count: 384)
         guard let version = shim_vips_version(&reason, reason.count) else {
-            return Library(name: "libvips", version: "not loadable", note: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            return Library(name: "libvips", version: "not loadable", note: String(cBuffer: reason))
         }
         return Library(name: "libvips", version: String(cString: version), note: nil)
     }
