@@ -1,14 +1,18 @@
 #ifndef PREFETCHD_RESAMPLE_H
 #define PREFETCHD_RESAMPLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-/* Area averaging of 8-bit pixels of components 1 or 4 (RGBX: the fourth is averaged like the others) from
-   source_width x source_height to a size no larger either way: each output pixel is the mean of the
-   source area it covers, source pixels weighted by their overlap with it. Separable: a vertical
-   pass into a row of floats, then a horizontal one, weights computed once per axis. Returns 0, or
-   -1 when memory runs out. */
-int pf_resample(const uint8_t *source, uint32_t source_width, uint32_t source_height, int components,
-                uint8_t *target, uint32_t target_width, uint32_t target_height);
+/* Area averaging of one component of 8-bit samples from source_width x source_height (rows
+   source_stride bytes apart) to target_width x target_height (rows target_stride apart): each
+   output sample is the mean of the source area it covers, source samples weighted by their overlap
+   with it. To a larger size (a chroma plane kept at half size, wanted whole) the same rule gives
+   each output sample the source sample under it, blended with its neighbour where it straddles two.
+   Separable: a vertical pass into a row of floats, then a horizontal one, weights computed once per
+   axis; only the source's own width x height samples are read. Returns 0, or -1 when memory runs
+   out. */
+int pf_resample(const uint8_t *source, size_t source_stride, uint32_t source_width, uint32_t source_height,
+                uint8_t *target, size_t target_stride, uint32_t target_width, uint32_t target_height);
 
 #endif

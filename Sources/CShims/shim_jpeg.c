@@ -98,10 +98,10 @@ void pf_jpeg_fit(uint32_t width, uint32_t height, int orientation, uint32_t box_
     *fit_height = fitted_height < 1 ? 1 : fitted_height > box_height ? box_height : (uint32_t)fitted_height;
 }
 
-/* 64 MiB of RGBX: a larger decode is left to libvips, which streams it. */
+/* At most 48 MiB of planes (three whole ones): a larger decode is left to libvips, which streams it. */
 #define PF_JPEG_KEEP_MAX_PIXELS (16u << 20)
 
-/* Why the image cannot be kept for the fast path, or NULL; sets the output colour space. */
+/* Why the image cannot be kept for the fast path, or NULL; sets what its planes hold. */
 static const char *pf_jpeg_keep_colour(struct jpeg_decompress_struct *cinfo, pf_jpeg_keep *keep) {
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker != NULL; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 12 && memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
@@ -109,18 +109,12 @@ static const char *pf_jpeg_keep_colour(struct jpeg_decompress_struct *cinfo, pf_
         }
     }
     switch (cinfo->jpeg_color_space) {
-    case JCS_YCbCr:
-    case JCS_RGB:
-        cinfo->out_color_space = JCS_EXT_RGBX;
-        keep->components = 4;
-        return NULL;
-    case JCS_GRAYSCALE:
-        cinfo->out_color_space = JCS_GRAYSCALE;
-        keep->components = 1;
-        return NULL;
-    default:
-        return "CMYK or YCCK";
+    case JCS_YCbCr: keep->colour = PF_KEPT_YCBCR; break;
+    case JCS_RGB: keep->colour = PF_KEPT_RGB; break;
+    case JCS_GRAYSCALE: keep->colour = PF_KEPT_GREY; break;
+    default: return "CMYK or YCCK";
     }
+    return NULL;
 }
 
 /* The smallest of the scales 1/8, 1/4, 1/2 and 1 whose output is at least twice the variant's size
@@ -150,23 +144,40 @@ static unsigned int pf_jpeg_keep_scale(struct jpeg_decompress_struct *cinfo, pf_
     return scale;
 }
 
-/* The check's rows go into the kept image instead of one reused scanline. */
+/* The check's output goes into the kept planes, an iMCU row (libjpeg's unit of raw data) a call,
+   instead of one reused scanline. A plane's rows run to whole blocks and iMCU rows, as the IDCT
+   writes them; width and height are the samples the image has. */
 static void pf_jpeg_read_kept(pf_jpeg_job *job) {
     struct jpeg_decompress_struct *cinfo = &job->cinfo;
     pf_jpeg_keep *keep = job->keep;
-    size_t stride = (size_t)cinfo->output_width * (size_t)keep->components;
-    keep->pixels = malloc(stride * cinfo->output_height);
-    if (keep->pixels == NULL) {
+    int count = cinfo->num_components, rows[3];
+    size_t offset[3], total = 0;
+    for (int c = 0; c < count; c++) {
+        jpeg_component_info *component = &cinfo->comp_info[c];
+        rows[c] = component->v_samp_factor * component->DCT_scaled_size;
+        keep->plane[c].width = component->downsampled_width;
+        keep->plane[c].height = component->downsampled_height;
+        keep->plane[c].stride = (size_t)component->width_in_blocks * (size_t)component->DCT_scaled_size;
+        offset[c] = total;
+        total += keep->plane[c].stride * (size_t)rows[c] * cinfo->total_iMCU_rows;
+    }
+    uint8_t *block = malloc(total);
+    if (block == NULL) {
         pf_jpeg_fail(job, PF_JPEG_FAILED, "out of memory for the decoded JPEG");
     }
+    for (int c = 0; c < count; c++) keep->plane[c].pixels = block + offset[c];
     keep->width = cinfo->output_width;
     keep->height = cinfo->output_height;
-    while (cinfo->output_scanline < cinfo->output_height) {
-        JSAMPROW rows[16];
-        JDIMENSION count = cinfo->output_height - cinfo->output_scanline;
-        if (count > 16) count = 16;
-        for (JDIMENSION i = 0; i < count; i++) rows[i] = keep->pixels + (size_t)(cinfo->output_scanline + i) * stride;
-        jpeg_read_scanlines(cinfo, rows, count);
+    /* At most MAX_SAMP_FACTOR (4) blocks of DCTSIZE (8) rows a component an iMCU row. */
+    JSAMPROW pointers[3][4 * DCTSIZE];
+    JSAMPARRAY image[3] = {pointers[0], pointers[1], pointers[2]};
+    for (JDIMENSION imcu = 0; cinfo->output_scanline < cinfo->output_height; imcu++) {
+        for (int c = 0; c < count; c++) {
+            for (int r = 0; r < rows[c]; r++) {
+                pointers[c][r] = keep->plane[c].pixels + ((size_t)imcu * rows[c] + r) * keep->plane[c].stride;
+            }
+        }
+        jpeg_read_raw_data(cinfo, image, (JDIMENSION)(cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size));
     }
 }
 
@@ -219,6 +230,8 @@ static pf_jpeg_status pf_jpeg_decode(pf_jpeg_job *job, FILE *file, const uint8_t
             cinfo->scale_num = scale;
             /* At full size the accurate IDCT (the scaled ones have no fast kind). */
             cinfo->dct_method = JDCT_ISLOW;
+            cinfo->out_color_space = cinfo->jpeg_color_space;
+            cinfo->raw_data_out = TRUE;
         }
     }
     jpeg_start_decompress(cinfo);
@@ -256,8 +269,8 @@ static pf_jpeg_status pf_jpeg_run(pf_jpeg_job *job, FILE *file, const uint8_t *d
 }
 
 void pf_jpeg_keep_free(pf_jpeg_keep *keep) {
-    free(keep->pixels);
-    keep->pixels = NULL;
+    free(keep->plane[0].pixels);
+    for (int c = 0; c < 3; c++) keep->plane[c].pixels = NULL;
 }
 
 pf_jpeg_status pf_jpeg_check_file(const char *path, uint64_t max_pixels, int max_scans, pf_jpeg_keep *keep,

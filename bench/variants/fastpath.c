@@ -1,7 +1,7 @@
 // CPU of the variants' fast path, one thread, against the decode check alone (bench/RESULTS.md,
 // "Variants: one decode for the check and the variant"): for each JPEG given, three times over,
 //   check    the decode check as validate: decode runs it (DCT scaling 1/8, rows dropped);
-//   variant  the same check keeping its rows for a 256 px box (pf_jpeg_keep), then the 256 px
+//   variant  the same check keeping its planes for a 256 px box (pf_jpeg_keep), then the 256 px
 //            JPEG variant at quality 80 made from them (pf_variant_jpeg: area averaging, EXIF
 //            orientation, libjpeg-turbo's encoder).
 // CPU is the thread's (CLOCK_THREAD_CPUTIME_ID), the files read into memory outside the timing.
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
             checking += checked - start;
             if (status != PF_JPEG_OK) {
                 fprintf(stderr, "%s: %s\n", argv[i], message);
-            } else if (keeping && keep.pixels == NULL) {
+            } else if (keeping && keep.plane[0].pixels == NULL) {
                 fprintf(stderr, "%s: not kept (%s)\n", argv[i], keep.declined);
             } else if (keeping) {
                 uint8_t *out;

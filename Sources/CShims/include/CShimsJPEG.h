@@ -22,21 +22,37 @@ typedef enum {
     PF_JPEG_FAILED,
 } pf_jpeg_status;
 
+/* One component of an image, 8-bit samples: height rows of width samples, stride bytes apart. */
+typedef struct {
+    uint8_t *pixels;
+    uint32_t width, height;
+    size_t stride;
+} pf_plane;
+
+/* What the planes of a kept image hold. */
+typedef enum {
+    PF_KEPT_GREY = 1, /* one plane */
+    PF_KEPT_YCBCR,    /* Y, Cb and Cr, each at its own sampling */
+    PF_KEPT_RGB,      /* R, G and B */
+} pf_kept_colour;
+
 /* What the check keeps of the decoded image for the variants' fast path (shim_variant.c), when
    the caller passes one: the decode runs at the smallest DCT scale of 1/8, 1/4, 1/2 and 1 whose
-   output is at least twice the size the box asks of the image (or the image whole), and the rows are
-   kept instead of dropped. The entropy decoding, and so the verdict, is the same at every scale.
-   Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile, and no more than 16 Mi
-   pixels at that scale, are kept; for the others
-   pixels stays NULL and declined says why (a constant string), and the check runs as without. */
+   output is at least twice the size the box asks of the image (or the image whole), and the
+   components are kept as the IDCT leaves them (libjpeg's raw data: no upsampling of the chroma,
+   no colour conversion) instead of dropped. The entropy decoding, and so the verdict, is the same
+   at every scale. Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile, and no
+   more than 16 Mi pixels at that scale, are kept; for the others plane[0].pixels stays NULL and
+   declined says why (a constant string), and the check runs as without. */
 typedef struct {
     /* In: the upright box (EXIF orientation applied) of the largest variant asked; sides >= 1. */
     uint32_t box_width, box_height;
-    /* Out, on PF_JPEG_OK: rows of width * components bytes, RGBX (4) or grey (1); free with
-       pf_jpeg_keep_free. */
-    uint8_t *pixels;
+    /* Out, on PF_JPEG_OK: the image at the decode's scale, width x height, as one plane (grey) or
+       three, each component at its own size (a 4:2:0 JPEG's chroma half each way); one block,
+       freed with pf_jpeg_keep_free. */
+    pf_kept_colour colour;
+    pf_plane plane[3];
     uint32_t width, height;
-    int components;
     /* The EXIF orientation, 1 (as stored) to 8. */
     int orientation;
     const char *declined;

@@ -14,9 +14,11 @@ typedef enum {
 } pf_variant_status;
 
 /* A JPEG variant, inside box_width x box_height (upright), of an image_width x image_height JPEG
-   whose check kept its pixels: area averaging from the kept DCT-scaled pixels to the size
-   pf_jpeg_fit gives (on the sRGB values as decoded), the EXIF orientation applied to the small
-   result, encoded by libjpeg-turbo at quality. On PF_VARIANT_OK, *out is a buffer to free with
+   whose check kept its planes: each component area-averaged from its kept plane straight to its
+   size in the variant (pf_jpeg_fit's size, the chroma of a YCbCr variant at half of it each way
+   when pf_jpeg_halves_chroma says so), on the values as decoded (sRGB, or YCbCr, a linear mix of
+   them); the EXIF orientation applied to the small planes; encoded by libjpeg-turbo at quality
+   from the planes as they are (no colour conversion, no chroma resampling of its own). On PF_VARIANT_OK, *out is a buffer to free with
    pf_variant_free; on PF_VARIANT_FAILED, message says why. */
 pf_variant_status pf_variant_jpeg(const pf_jpeg_keep *kept, uint32_t image_width, uint32_t image_height,
                                   uint32_t box_width, uint32_t box_height, int quality,

@@ -56,7 +56,7 @@ enum ImageDecoder {
             .filter { bits & $0.0 != 0 }.map(\.1)
     }
 
-    /// With `keep`, the check keeps its decoded rows for the variants (`KeptJPEG`).
+    /// With `keep`, the check keeps its decoded planes for the variants (`KeptJPEG`).
     static func jpeg(_ input: Input, maxPixels: Int, maxScans: Int, keep: UnsafeMutablePointer<pf_jpeg_keep>? = nil) throws(ImageError) -> ImageInfo {
         var width: UInt32 = 0
         var height: UInt32 = 0

@@ -1,8 +1,9 @@
 internal import CShims
 
-/// A JPEG's pixels as its decode check left them for the variants' fast path: decoded at the
+/// A JPEG's planes as its decode check left them for the variants' fast path: decoded at the
 /// smallest of the DCT scales 1/8, 1/4, 1/2 and 1 that is at least twice the largest variant's size,
-/// with its EXIF orientation (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an
+/// each component as the IDCT gives it (no chroma upsampling, no colour conversion), with its EXIF
+/// orientation (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an
 /// embedded ICC profile, of at most 16 Mi pixels at that scale, are kept; for the others `declined`
 /// says why and the variants go to libvips.
 package final class KeptJPEG {
@@ -30,7 +31,7 @@ package final class KeptJPEG {
     }
 
     /// Whether the check kept pixels (it did, unless the image is of a kind the fast path leaves out).
-    package var isKept: Bool { raw.pixels != nil }
+    package var isKept: Bool { raw.plane.0.pixels != nil }
 
     /// Why the pixels were not kept, or nil.
     package var declined: String? { raw.declined.map { String(cString: $0) } }
