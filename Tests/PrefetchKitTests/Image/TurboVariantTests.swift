@@ -21,12 +21,13 @@ import Testing
     static let testorig = CorpusEntry.root + "/libjpeg-turbo-testimages/testorig.jpg"
 
     /// Kinds of JPEG made from testorig.jpg by ImageMagick, each with the path it must take: grey,
-    /// progressive, unsubsampled and larger ones go the fast path (the larger at DCT scales other
+    /// progressive, unsubsampled, 4:2:2 and larger ones go the fast path (the larger at DCT scales other
     /// than 1/2); CMYK and an embedded ICC profile go to libvips, which converts them.
     static let kinds: [(name: String, arguments: [String], maker: VariantMaker.Maker)] = [
         ("grey", ["-colorspace", "Gray"], .libjpegTurbo),
         ("progressive", ["-interlace", "Plane"], .libjpegTurbo),
         ("unsubsampled", ["-sampling-factor", "1x1"], .libjpegTurbo),
+        ("four-two-two", ["-sampling-factor", "2x1"], .libjpegTurbo),
         ("three-times", ["-resize", "300%"], .libjpegTurbo),
         ("tall", ["-rotate", "90", "-resize", "250%"], .libjpegTurbo),
         ("cmyk", ["-colorspace", "CMYK"], .libvips),
@@ -50,6 +51,21 @@ import Testing
         let made = folder.file("\(name).jpg").path
         try ImageMagick.convert([Self.testorig] + kind.arguments + ["-quality", "95", made])
         try expectFastVariants(of: made, maker: kind.maker, name)
+    }
+
+    /// An RGB JPEG (components R, G and B, no colour transform; cjpeg -rgb, which ImageMagick 6 does
+    /// not write) takes the fast path too: its planes are converted by the encoder.
+    @Test func anRGBJPEGGoesTheFastPath() throws {
+        let folder = try TemporaryDirectory()
+        let pixels = folder.file("testorig.ppm").path, made = folder.file("rgb.jpg").path
+        try ImageMagick.convert([Self.testorig, pixels])
+        let outcome = try ImageMagick.run(ImageMagick.cjpeg, ["-rgb", "-quality", "95", "-outfile", made, pixels])
+        try #require(outcome.status == 0, "cjpeg -rgb: \(outcome.stderr)")
+        // The frame header names its components R, G and B.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        let frame = try #require((0..<bytes.count - 16).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        #expect([bytes[frame + 10], bytes[frame + 13], bytes[frame + 16]] == Array("RGB".utf8))
+        try expectFastVariants(of: made, maker: .libjpegTurbo, "rgb")
     }
 
     /// Keeping the pixels changes the scale of the decode, not what it finds: every JPEG of the

@@ -1,14 +1,16 @@
 import Foundation
 import Testing
 
-/// ImageMagick 6 and exiftool from Debian's packages (`imagemagick`, `libimage-exiftool-perl`, which
-/// scripts/test installs): the independent reference downscales and the measure the variant tests
-/// hold prefetchd's variants to. Called by their Debian names, so that no other `convert` on the
+/// ImageMagick 6, exiftool and libjpeg-turbo's cjpeg from Debian's packages (`imagemagick`,
+/// `libimage-exiftool-perl`, `libjpeg-turbo-progs`, which scripts/test installs): the independent
+/// reference downscales and the measure the variant tests hold prefetchd's variants to, and the
+/// kinds of JPEG ImageMagick does not write. Called by their Debian names, so that no other `convert` on the
 /// PATH stands in. A missing tool fails the test that needs it.
 enum ImageMagick {
     static let convert = "/usr/bin/convert-im6.q16"
     static let compare = "/usr/bin/compare-im6.q16"
     static let exiftool = "/usr/bin/exiftool"
+    static let cjpeg = "/usr/bin/cjpeg"
 
     /// Runs `tool` and returns its outcome; throws when it cannot be started.
     @discardableResult
@@ -54,6 +56,6 @@ enum ImageMagick {
 
     struct ToolMissing: Error, CustomStringConvertible {
         let tool: String
-        var description: String { "\(tool) is not installed: scripts/test installs imagemagick and libimage-exiftool-perl" }
+        var description: String { "\(tool) is not installed: scripts/test installs imagemagick, libimage-exiftool-perl and libjpeg-turbo-progs" }
     }
 }
