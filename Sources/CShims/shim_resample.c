@@ -125,12 +125,9 @@ PF_WIDE static void pf_horizontal(const pf_lanes *columns, const pf_axis *axis, 
     }
 }
 
-/* count vectors of lanes, zeroed (lanes and columns no row fills stay finite), or NULL. */
-static pf_lanes *pf_lanes_make(size_t count) {
-    pf_lanes *lanes = aligned_alloc(sizeof(pf_lanes), count * sizeof(pf_lanes));
-    if (lanes != NULL) memset(lanes, 0, count * sizeof(pf_lanes));
-    return lanes;
-}
+/* count vectors of lanes, or NULL. Left as they come: a lane or column no row fills (past the
+   width, or past the last row) is carried through the sums but never stored. */
+static pf_lanes *pf_lanes_make(size_t count) { return aligned_alloc(sizeof(pf_lanes), count * sizeof(pf_lanes)); }
 
 /* Vectors of PF_LANES floats that hold count of them. */
 static size_t pf_vectors(uint32_t count) { return ((size_t)count + PF_LANES - 1) / PF_LANES; }
@@ -147,6 +144,8 @@ int pf_resample(const uint8_t *source, size_t source_stride, uint32_t source_wid
         && pf_axis_make(&down, source_height, target_height) == 0) {
         for (uint32_t y = 0; y < target_height; y += PF_LANES) {
             int lanes = target_height - y < PF_LANES ? (int)(target_height - y) : PF_LANES;
+            /* Rows no output takes, zeroed so that no stray bits (a denormal, say) slow the sums. */
+            if (lanes < PF_LANES) memset(rows + lanes * source_vectors, 0, (PF_LANES - lanes) * source_vectors * sizeof(pf_lanes));
             for (int lane = 0; lane < lanes; lane++) {
                 pf_vertical(source, source_stride, source_width, &down, y + lane, (float *)(rows + lane * source_vectors));
             }
