@@ -114,6 +114,13 @@ static const char *pf_jpeg_keep_colour(struct jpeg_decompress_struct *cinfo, pf_
     case JCS_GRAYSCALE: keep->colour = PF_KEPT_GREY; break;
     default: return "CMYK or YCCK";
     }
+    /* The upsampler refuses sampling factors that do not divide the largest; raw data would not. */
+    for (int c = 0; c < cinfo->num_components; c++) {
+        jpeg_component_info *component = &cinfo->comp_info[c];
+        if (cinfo->max_h_samp_factor % component->h_samp_factor != 0 || cinfo->max_v_samp_factor % component->v_samp_factor != 0) {
+            return "fractional sampling";
+        }
+    }
     return NULL;
 }
 
@@ -158,6 +165,10 @@ static void pf_jpeg_read_kept(pf_jpeg_job *job) {
         keep->plane[c].width = component->downsampled_width;
         keep->plane[c].height = component->downsampled_height;
         keep->plane[c].stride = (size_t)component->width_in_blocks * (size_t)component->DCT_scaled_size;
+        keep->plane[c].across = (double)(component->h_samp_factor * component->DCT_scaled_size)
+                                / (cinfo->max_h_samp_factor * cinfo->min_DCT_scaled_size);
+        keep->plane[c].down = (double)(component->v_samp_factor * component->DCT_scaled_size)
+                              / (cinfo->max_v_samp_factor * cinfo->min_DCT_scaled_size);
         offset[c] = total;
         total += keep->plane[c].stride * (size_t)rows[c] * cinfo->total_iMCU_rows;
     }
@@ -255,6 +266,10 @@ static pf_jpeg_status pf_jpeg_run(pf_jpeg_job *job, FILE *file, const uint8_t *d
                                   uint64_t max_pixels, uint32_t *width, uint32_t *height) {
     *width = 0;
     *height = 0;
+    /* The caller's keep holds no planes (zeroed, or freed by pf_jpeg_keep_free): a failure frees only this decode's. */
+    if (job->keep != NULL) {
+        for (int c = 0; c < 3; c++) job->keep->plane[c].pixels = NULL;
+    }
     if (job->message_size > 0) {
         job->message[0] = '\0';
     }

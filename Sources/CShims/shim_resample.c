@@ -23,24 +23,24 @@ static void pf_axis_free(pf_axis *axis) {
     free(axis->weights);
 }
 
-/* Output o covers source [o * scale, (o + 1) * scale); a pixel weighs its overlap over scale. */
-static int pf_axis_make(pf_axis *axis, uint32_t source, uint32_t target) {
-    double scale = (double)source / target;
-    int taps = (int)ceil(scale) + 1;
+/* Output o covers [o - offset, o + 1 - offset) target units, scale source units each, within
+   [0, extent); a source sample weighs its overlap with that over the length covered. */
+static int pf_axis_make(pf_axis *axis, uint32_t source, uint32_t target, pf_span span) {
+    int taps = (int)ceil(span.scale) + 1;
     if ((uint32_t)taps > source) taps = (int)source;
     axis->taps = taps;
     axis->start = malloc(sizeof *axis->start * target);
     axis->weights = calloc((size_t)target * (size_t)taps, sizeof *axis->weights);
     if (axis->start == NULL || axis->weights == NULL) return -1;
     for (uint32_t o = 0; o < target; o++) {
-        double low = o * scale, high = (o + 1) * scale;
+        double low = fmax(0, o - span.offset) * span.scale, high = fmin((o + 1 - span.offset) * span.scale, span.extent);
         uint32_t first = (uint32_t)low;
         if (first > source - (uint32_t)taps) first = source - (uint32_t)taps;
         axis->start[o] = first;
         for (int k = 0; k < taps; k++) {
             double from = first + k, to = from + 1;
             double overlap = (to < high ? to : high) - (from > low ? from : low);
-            axis->weights[(size_t)o * taps + k] = overlap > 0 ? (float)(overlap / scale) : 0;
+            axis->weights[(size_t)o * taps + k] = overlap > 0 ? (float)(overlap / (high - low)) : 0;
         }
     }
     return 0;
@@ -133,15 +133,16 @@ static pf_lanes *pf_lanes_make(size_t count) { return aligned_alloc(sizeof(pf_la
 static size_t pf_vectors(uint32_t count) { return ((size_t)count + PF_LANES - 1) / PF_LANES; }
 
 int pf_resample(const uint8_t *source, size_t source_stride, uint32_t source_width, uint32_t source_height,
-                uint8_t *target, size_t target_stride, uint32_t target_width, uint32_t target_height) {
+                uint8_t *target, size_t target_stride, uint32_t target_width, uint32_t target_height,
+                pf_span across_span, pf_span down_span) {
     pf_axis across = {0}, down = {0};
     size_t source_vectors = pf_vectors(source_width), target_vectors = pf_vectors(target_width);
     /* Eight rows of the vertical pass, their columns, the columns' sums across and their rows. */
     pf_lanes *rows = pf_lanes_make(PF_LANES * source_vectors), *columns = pf_lanes_make(source_vectors * PF_LANES);
     pf_lanes *sums = pf_lanes_make(target_vectors * PF_LANES), *sum_rows = pf_lanes_make(PF_LANES * target_vectors);
     int status = -1;
-    if (rows != NULL && columns != NULL && sums != NULL && sum_rows != NULL && pf_axis_make(&across, source_width, target_width) == 0
-        && pf_axis_make(&down, source_height, target_height) == 0) {
+    if (rows != NULL && columns != NULL && sums != NULL && sum_rows != NULL && pf_axis_make(&across, source_width, target_width, across_span) == 0
+        && pf_axis_make(&down, source_height, target_height, down_span) == 0) {
         for (uint32_t y = 0; y < target_height; y += PF_LANES) {
             int lanes = target_height - y < PF_LANES ? (int)(target_height - y) : PF_LANES;
             /* Rows no output takes, zeroed so that no stray bits (a denormal, say) slow the sums. */

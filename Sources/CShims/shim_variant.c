@@ -1,5 +1,6 @@
 #include "CShimsVariant.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,24 @@ static void pf_fill_edges(pf_plane *plane) {
     for (uint32_t y = plane->height; y < pf_padded(plane->height); y++) memcpy(plane->pixels + (size_t)y * plane->stride, last, plane->stride);
 }
 
+/* Whether the EXIF orientation reverses the stored image's x axis, and its y axis. */
+static int pf_reverses_across(int orientation) { return orientation == 2 || orientation == 3 || orientation == 7 || orientation == 8; }
+static int pf_reverses_down(int orientation) { return orientation == 3 || orientation == 4 || orientation == 6 || orientation == 7; }
+
+/* One axis of a plane's resampling, in the stored orientation: the kept image is kept samples long
+   (its full-size component's), of which the source plane has source_share samples each, and the
+   variant variant samples long, of which the target plane has target_share (1, or 1/2 for halved
+   chroma). Both grids start at the image's edge, the target's at the far one when the orientation
+   reverses the axis, so that it starts at the upright image's edge. */
+static pf_span pf_variant_span(uint32_t kept, double source_share, uint32_t variant, double target_share, int reversed) {
+    double target_extent = variant * target_share;
+    return (pf_span){
+        .scale = (double)kept / variant * source_share / target_share,
+        .offset = reversed ? ceil(target_extent) - target_extent : 0,
+        .extent = kept * source_share,
+    };
+}
+
 /* The variant's planes, each width x height of its own, padded, in one block. */
 typedef struct {
     pf_plane plane[3];
@@ -73,8 +92,10 @@ pf_variant_status pf_variant_jpeg(const pf_jpeg_keep *kept, uint32_t image_width
     int count = kept->colour == PF_KEPT_GREY ? 1 : 3;
     int halved = kept->colour == PF_KEPT_YCBCR && pf_jpeg_halves_chroma(quality);
     uint32_t widths[3], heights[3], upright_widths[3], upright_heights[3];
+    double share[3];
     for (int c = 0; c < count; c++) {
         int half = halved && c > 0;
+        share[c] = half ? 0.5 : 1;
         widths[c] = half ? (stored_width + 1) / 2 : stored_width;
         heights[c] = half ? (stored_height + 1) / 2 : stored_height;
         upright_widths[c] = turned ? heights[c] : widths[c];
@@ -90,7 +111,9 @@ pf_variant_status pf_variant_jpeg(const pf_jpeg_keep *kept, uint32_t image_width
     for (int c = 0; c < count; c++) {
         const pf_plane *from = &kept->plane[c];
         pf_plane *to = &stored.plane[c];
-        if (pf_resample(from->pixels, from->stride, from->width, from->height, to->pixels, to->stride, to->width, to->height) != 0) {
+        pf_span across = pf_variant_span(kept->width, from->across, stored_width, share[c], pf_reverses_across(kept->orientation));
+        pf_span down = pf_variant_span(kept->height, from->down, stored_height, share[c], pf_reverses_down(kept->orientation));
+        if (pf_resample(from->pixels, from->stride, from->width, from->height, to->pixels, to->stride, to->width, to->height, across, down) != 0) {
             snprintf(message, message_size, "out of memory for a %ux%u variant", width, height);
             goto done;
         }

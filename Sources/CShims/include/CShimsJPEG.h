@@ -22,11 +22,15 @@ typedef enum {
     PF_JPEG_FAILED,
 } pf_jpeg_status;
 
-/* One component of an image, 8-bit samples: height rows of width samples, stride bytes apart. */
+/* One component of an image, 8-bit samples: height rows of width samples, stride bytes apart;
+   across and down are its samples per sample of the image's full-size component each way (1, or
+   1/2 for a 4:2:0 JPEG's chroma), so that its exact extent is the image's size times them (a last
+   sample partial where that is not whole). */
 typedef struct {
     uint8_t *pixels;
     uint32_t width, height;
     size_t stride;
+    double across, down;
 } pf_plane;
 
 /* What the planes of a kept image hold. */
@@ -39,17 +43,19 @@ typedef enum {
 /* What the check keeps of the decoded image for the variants' fast path (shim_variant.c), when
    the caller passes one: the decode runs at the smallest DCT scale of 1/8, 1/4, 1/2 and 1 whose
    output is at least twice the size the box asks of the image (or the image whole), and the
-   components are kept as the IDCT leaves them (libjpeg's raw data: no upsampling of the chroma,
-   no colour conversion) instead of dropped. The entropy decoding, and so the verdict, is the same
-   at every scale. Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile, and no
-   more than 16 Mi pixels at that scale, are kept; for the others plane[0].pixels stays NULL and
-   declined says why (a constant string), and the check runs as without. */
+   components are kept as the IDCT leaves them (libjpeg's raw data, no colour conversion; the
+   chroma at its own sampling, which at a reduced scale libjpeg-turbo's IDCT itself enlarges to
+   the luma's size) instead of dropped. The entropy decoding, and so the verdict, is the same at
+   every scale. Only 8-bit YCbCr, RGB and grey images without an embedded ICC profile or
+   fractional sampling (which libjpeg-turbo's upsampler refuses), and no more than 16 Mi pixels at
+   that scale, are kept; for the others plane[0].pixels stays NULL and declined says why (a
+   constant string), and the check runs as without. */
 typedef struct {
     /* In: the upright box (EXIF orientation applied) of the largest variant asked; sides >= 1. */
     uint32_t box_width, box_height;
     /* Out, on PF_JPEG_OK: the image at the decode's scale, width x height, as one plane (grey) or
-       three, each component at its own size (a 4:2:0 JPEG's chroma half each way); one block,
-       freed with pf_jpeg_keep_free. */
+       three (Y, Cb and Cr, or R, G and B), each component at its own size; one block, freed with
+       pf_jpeg_keep_free. */
     pf_kept_colour colour;
     pf_plane plane[3];
     uint32_t width, height;

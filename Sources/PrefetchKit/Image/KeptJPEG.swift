@@ -2,9 +2,9 @@ internal import CShims
 
 /// A JPEG's planes as its decode check left them for the variants' fast path: decoded at the
 /// smallest of the DCT scales 1/8, 1/4, 1/2 and 1 that is at least twice the largest variant's size,
-/// each component as the IDCT gives it (no chroma upsampling, no colour conversion), with its EXIF
-/// orientation (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an
-/// embedded ICC profile, of at most 16 Mi pixels at that scale, are kept; for the others `declined`
+/// each component as the IDCT gives it (no colour conversion), with its EXIF orientation
+/// (`pf_jpeg_keep`). Only 8-bit YCbCr, RGB and grey JPEGs without an embedded ICC profile or
+/// fractional sampling, of at most 16 Mi pixels at that scale, are kept; for the others `declined`
 /// says why and the variants go to libvips.
 package final class KeptJPEG {
     var raw: pf_jpeg_keep

@@ -1,10 +1,10 @@
 internal import CShims
 import Foundation
 
-/// The variants' fast path: a JPEG variant of a JPEG original made from the pixels its decode check
-/// kept (`KeptJPEG`), so the body is decoded once for the check and every variant. Area averaging
-/// from the DCT-scaled pixels to the variant's size, on the sRGB values as decoded; the EXIF
-/// orientation applied to the small result; libjpeg-turbo's encoder at the spec's quality
+/// The variants' fast path: a JPEG variant of a JPEG original made from the planes its decode check
+/// kept (`KeptJPEG`), so the body is decoded once for the check and every variant. Each component
+/// area-averaged from its DCT-scaled plane to its size in the variant, on the values as decoded;
+/// the EXIF orientation applied to the small result; libjpeg-turbo's encoder at the spec's quality
 /// (`shim_variant.c`).
 enum TurboVariant {
     /// Whether the fast path makes `spec` of an original in `original`: a JPEG variant (`fit: inside`

@@ -68,6 +68,60 @@ import Testing
         try expectFastVariants(of: made, maker: .libjpegTurbo, "rgb")
     }
 
+    /// A JPEG whose sampling factors do not divide the largest, which libjpeg-turbo's upsampler
+    /// refuses (raw data would not), is not kept and gets the check's own verdict: testorig.jpg with
+    /// its Cb sampled 3x1 against the luma's 2x2.
+    @Test func aFractionallySampledJPEGKeepsTheChecksVerdict() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.testorig)))
+        let frame = try #require((0..<bytes.count - 16).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        try #require(bytes[frame + 11] == 0x22 && bytes[frame + 14] == 0x11)
+        bytes[frame + 14] = 0x31
+        let folder = try TemporaryDirectory()
+        let path = try folder.write("fractional.jpg", Data(bytes)).path
+        let validator = ImageValidator(level: .decode)
+        let plain = Result { () throws(ImageError) in try validator.validate(fileAt: path) }
+        let keeping = Result { () throws(ImageError) in
+            try validator.validate(fileAt: path, head: Array(bytes.prefix(4096)), size: Int64(bytes.count),
+                                   keepingFor: VariantMaker.Box(width: 64, height: 64)).info
+        }
+        guard case .failure(let without) = plain, case .failure(let with) = keeping else {
+            Issue.record("\(plain) without keeping, \(keeping) keeping")
+            return
+        }
+        #expect("\(without)".contains("Fractional sampling not implemented"))
+        #expect(with.reason == without.reason && "\(with)" == "\(without)")
+    }
+
+    /// A halved chroma plane of an odd width or height has a last sample that covers one column or
+    /// row; its grid must start at the upright image's edge whatever the EXIF orientation. Two-pixel
+    /// red and blue stripes across an odd width are the case a misplaced grid shows most: the
+    /// variant (the image's own size, quality 80, chroma halved) must match libjpeg's own 4:2:0
+    /// encoding of the upright pixels (cjpeg) within 0.1 dB, over all three channels.
+    @Test(arguments: [1, 2, 3, 6, 8])
+    func halvedChromaOfAnOddSizeSitsOnTheUprightGrid(_ orientation: Int) throws {
+        let folder = try TemporaryDirectory()
+        let (width, height) = (201, 61)
+        var stripes = Array("P6\n\(width) \(height)\n255\n".utf8)
+        for _ in 0..<height {
+            for x in 0..<width { stripes += (x / 2) % 2 == 0 ? [255, 0, 0] : [0, 0, 255] }
+        }
+        let pixels = try folder.write("stripes.ppm", Data(stripes)).path
+        let stored = folder.file("stripes.jpg").path, original = folder.file("oriented.jpg").path
+        try ImageMagick.convert([pixels, "-sampling-factor", "1x1", "-quality", "100", stored])
+        let tagged = try ImageMagick.run(ImageMagick.exiftool, ["-n", "-Orientation=\(orientation)", "-o", original, stored])
+        try #require(tagged.status == 0, "exiftool: \(tagged.stderr)")
+        let variant = try VariantMaker.make(VariantSpec(name: "same", box: .longestSide(1000), format: .jpeg, quality: 80),
+                                            fromFileAt: original, format: .jpeg)
+        #expect(variant.maker == .libjpegTurbo)
+        let made = try folder.write("variant.jpg", variant.data).path
+        let upright = folder.file("upright.ppm").path, reference = folder.file("reference.jpg").path
+        try ImageMagick.convert([original, "-auto-orient", upright])
+        let encoded = try ImageMagick.run(ImageMagick.cjpeg, ["-sample", "2x2,1x1,1x1", "-quality", "80", "-outfile", reference, upright])
+        try #require(encoded.status == 0, "cjpeg: \(encoded.stderr)")
+        let ours = try ImageMagick.psnr(made, upright), libjpegs = try ImageMagick.psnr(reference, upright)
+        #expect(abs(ours - libjpegs) <= 0.1, "orientation \(orientation): \(ours) dB against cjpeg's \(libjpegs) dB")
+    }
+
     /// Keeping the pixels changes the scale of the decode, not what it finds: every JPEG of the
     /// manifests gets the same verdict (and the same dimensions, or the same error) as without.
     @Test(arguments: allJPEGs)

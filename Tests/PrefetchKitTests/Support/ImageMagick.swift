@@ -54,6 +54,14 @@ enum ImageMagick {
         return squared == 0 ? .infinity : 10 * log10(255 * 255 / squared)
     }
 
+    /// ImageMagick's own PSNR in dB of two images of one size, over all their channels (`compare
+    /// -metric PSNR`, which prints it on standard error and exits 1 when they differ).
+    static func psnr(_ first: String, _ second: String) throws -> Double {
+        let outcome = try run(compare, ["-metric", "PSNR", first, second, "null:"])
+        let text = outcome.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(text == "inf" ? .infinity : Double(text), "compare \(first) \(second): \(text)")
+    }
+
     struct ToolMissing: Error, CustomStringConvertible {
         let tool: String
         var description: String { "\(tool) is not installed: scripts/test installs imagemagick, libimage-exiftool-perl and libjpeg-turbo-progs" }
