@@ -11,7 +11,7 @@ final class IndexConnection {
     private var inTransaction = false
     private var writesInBatch = 0
     private var batchStarted = Date()
-    private var pendingTouches = PendingUses()
+    private(set) var pendingTouches: [String: Double] = [:]
     /// The rows the open batch inserted, by id and size, not yet in the totals and the largest entries;
     /// `settleInserted()` adds them (see `IndexConnection+Inserts`).
     var insertedRows: [(id: Int64, size: Int64)] = []
@@ -24,10 +24,6 @@ final class IndexConnection {
     /// Writes are committed in one transaction every `batchRows` writes or `batchInterval` seconds.
     let batchRows: Int
     let batchInterval: TimeInterval
-    /// Uses remembered before they are written and committed, whatever the time: eight batches' worth,
-    /// as one update of 2,048 rows costs a quarter less per row than eight of 256 (bench/RESULTS.md,
-    /// "Warm path: start, heap, uses in order").
-    var usesPerWrite: Int { batchRows * 8 }
 
     init(database: IndexDatabase, batchRows: Int, batchInterval: TimeInterval) {
         self.database = database
@@ -82,8 +78,8 @@ final class IndexConnection {
 
     /// Remembers a use of the entry at `relativePath`; written with the next flush.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
-        pendingTouches.note(relativePath, at: time.timeIntervalSince1970)
-        if pendingTouches.count >= usesPerWrite { try commit() }
+        pendingTouches[relativePath] = time.timeIntervalSince1970
+        if pendingTouches.count >= batchRows { try commit() }
     }
 
     /// Drops the uses remembered and not yet written.
@@ -98,16 +94,15 @@ final class IndexConnection {
             try beginIfNeeded()
             // One statement for the batch's uses, their paths and times as one JSON list: a statement
             // per row cost more in its start and end than the row's update (a warm rerun's are written
-            // up to 2,048 at a time, in the order they were used). Each row is found by its path's unique
-            // index, as before.
+            // 256 at a time). Each row is found by its path's unique index, as before.
             let update = try statement(
                 """
                 UPDATE entries SET accessed_at = max(accessed_at, touched.time)
                 FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
                 WHERE entries.relative_path = touched.path
                 """)
-            try update.run([IndexValue.touchList(pendingTouches.uses)])
-            pendingTouches.removeAll()
+            try update.run([IndexValue.touchList(pendingTouches)])
+            pendingTouches.removeAll(keepingCapacity: true)
         }
         guard inTransaction else { return }
         try database.execute("COMMIT")

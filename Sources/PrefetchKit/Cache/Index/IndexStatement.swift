@@ -131,10 +131,9 @@ enum IndexValue: Hashable {
         .text("[" + ids.map(String.init).joined(separator: ",") + "]")
     }
 
-    /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, in their order,
-    /// bound as one parameter and read back by `json_each` (a Double's description reads back as the
-    /// same Double).
-    static func touchList(_ touches: [(path: String, time: Double)]) -> IndexValue {
+    /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, bound as one
+    /// parameter and read back by `json_each` (a Double's description reads back as the same Double).
+    static func touchList(_ touches: [String: Double]) -> IndexValue {
         var json: [UInt8] = [UInt8(ascii: "[")]
         json.reserveCapacity(touches.count * 96)
         for (path, time) in touches {
