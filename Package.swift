@@ -25,7 +25,7 @@ let package = Package(
         // No pkgConfig for these two: their .pc files add -D flags SwiftPM refuses; the headers are in
         // the default paths. Declarations only, no link: CShims opens each with dlopen on the first
         // image of its format, so that a process that decodes none (a `verify`, a warm rerun) does
-        // not load them and the thirty-odd libraries under them at start.
+        // not load them and the 25 libraries under them at start.
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The variants' transform beyond the JPEG fast path (thumbnail, orientation, resampling, colour

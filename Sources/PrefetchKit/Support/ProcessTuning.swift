@@ -15,8 +15,8 @@ package enum ProcessTuning {
     /// again the same few hundred KiB for every batch of keys, and with glibc's defaults each time gave
     /// them back to the system and took them again as new zeroed pages (about 4,000 page faults in a
     /// `verify` of 20,000 cached URLs, 5 % of its time; bench/RESULTS.md, "Warm path: start, heap,
-    /// uses in order"). glibc's own adjustment would raise both after the first large block freed, up
-    /// to 32 MiB for mapping. True when glibc took both settings.
+    /// path walk"). glibc's own adjustment would raise both after the first large block freed, up to
+    /// 32 MiB for mapping. True when glibc took both settings.
     @discardableResult
     package static func keepFreedHeap() -> Bool {
         pf_keep_freed_heap(64 << 20, 4 << 20) == 1
