@@ -22,8 +22,10 @@ let package = Package(
         // Image decoders beyond PNG and JPEG.
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        // No pkgConfig for these two: their .pc files add -D flags SwiftPM refuses; headers and
-        // libraries are in the default paths.
+        // No pkgConfig for these two: their .pc files add -D flags SwiftPM refuses; the headers are in
+        // the default paths. Declarations only, no link: CShims opens each with dlopen on the first
+        // image of its format, so that a process that decodes none (a `verify`, a warm rerun) does
+        // not load them and the 25 libraries under them at start.
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The variants' transform beyond the JPEG fast path (thumbnail, orientation, resampling, colour
@@ -32,9 +34,10 @@ let package = Package(
         // loaded by every process.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls, the
-        // JPEG variants' fast path (area averaging, orientation, libjpeg-turbo's encoder) and the
-        // capture of what libjxl and dav1d print on stderr.
-        .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG", "CVips"]),
+        // JPEG variants' fast path (area averaging, orientation, libjpeg-turbo's encoder), the
+        // capture of what libjxl and dav1d print on stderr, and the opening of libavif, libjxl and
+        // libvips on first use.
+        .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG", "CVips", "CAVIF", "CJXL"]),
         .target(
             name: "PrefetchKit",
             dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims",

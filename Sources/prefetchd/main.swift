@@ -6,6 +6,7 @@ import PrefetchKit
 ProcessTuning.holdStopSignals()
 ProcessTuning.holdWindowSignal()
 ProcessTuning.limitMallocArenas()
+ProcessTuning.keepFreedHeap()
 ProcessTuning.batchScheduling()
 ProcessTuning.ignoreWriteSignals()
 ProcessTuning.useUTF8Characters()

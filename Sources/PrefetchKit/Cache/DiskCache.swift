@@ -1,3 +1,4 @@
+internal import CShims
 import Foundation
 import Synchronization
 
@@ -14,6 +15,10 @@ package final class DiskCache: Sendable {
     /// True when open found an existing cache's index missing or unusable and rebuilt it from the files.
     package let rebuiltIndex: Bool
     private let tempCounter = Atomic<Int>(0)
+    /// The cache folder, opened once (`O_PATH`) so that a lookup's `stat` of an entry's file walks its
+    /// relative path only, not the folders above the cache again (a tenth of a warm `verify`'s time);
+    /// -1 when it could not be opened, and the absolute path is used.
+    private let rootDescriptor: Int32
 
     var tempFolder: String { root + "/tmp" }
 
@@ -23,6 +28,11 @@ package final class DiskCache: Sendable {
         self.durable = durable
         self.index = index
         self.rebuiltIndex = rebuiltIndex
+        rootDescriptor = Glibc.open(root, pf_open_flag_path() | O_DIRECTORY | O_CLOEXEC)
+    }
+
+    deinit {
+        if rootDescriptor >= 0 { close(rootDescriptor) }
     }
 
     /// Opens (creating when needed) the cache at `path`. A cache made with another layout is an error;
@@ -251,7 +261,8 @@ package final class DiskCache: Sendable {
     /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped.
     private func present(_ entry: CacheEntry) throws(CacheError) -> CacheEntry? {
         var info = stat()
-        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
+        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
+        guard found == 0, Int64(info.st_size) == entry.size else {
             try index.deleteEntry(relativePath: entry.relativePath)
             return nil
         }

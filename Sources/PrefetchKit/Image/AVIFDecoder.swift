@@ -2,25 +2,27 @@ internal import CAVIF
 
 /// AVIF through libavif (AV1 by dav1d, the first decoder Debian's libavif links): the container
 /// parsed with libavif's strict defaults, the limits checked from what the parse declares (the
-/// primary item's `ispe`, or the sequence's track and sample count), then every frame decoded.
+/// primary item's `ispe`, or the sequence's track and sample count), then every frame decoded. libavif
+/// is opened on the first AVIF (`pf_avif_library`); one that cannot be opened fails that body as the
+/// decoder's failure, with the loader's reason.
 enum AVIFDecoder {
     /// The container only: dimensions and frame count, no AV1 data decoded.
     static func header(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> ImageInfo {
         try AVIFContainer.normalized(bytes) { bytes throws(ImageError) in
-            try withDecoder(bytes) { decoder throws(ImageError) in info(decoder) }
+            try withDecoder(bytes) { decoder, _ throws(ImageError) in info(decoder) }
         }
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws(ImageError) -> ImageInfo {
         try AVIFContainer.normalized(bytes) { bytes throws(ImageError) in
-            try withDecoder(bytes) { decoder throws(ImageError) in
+            try withDecoder(bytes) { decoder, avif throws(ImageError) in
                 let info = info(decoder)
                 try limits.checkCanvas(.avif, width: info.width, height: info.height)
                 try limits.checkFrames(.avif, frames: info.frames, canvasPixels: info.pixels)
                 for frame in 1...info.frames {
-                    let (result, trace) = LibraryTrace.capturing { avifDecoderNextImage(decoder) }
+                    let (result, trace) = LibraryTrace.capturing { avif.decoder_next_image(decoder) }
                     guard result == AVIF_RESULT_OK else {
-                        throw failure(result, decoder, trace: trace, during: "frame \(frame) of \(info.frames)")
+                        throw failure(result, decoder, avif, trace: trace, during: "frame \(frame) of \(info.frames)")
                     }
                 }
                 return info
@@ -34,33 +36,43 @@ enum AVIFDecoder {
                          frames: Int(max(1, decoder.pointee.imageCount)))
     }
 
+    /// libavif's functions, the library opened on the first call.
+    static func library() throws(ImageError) -> pf_avif {
+        do {
+            return try OpenedLibrary.table(pf_avif_library)
+        } catch {
+            throw .decoderFailed(.avif, detail: "libavif is not loadable: \(error.reason)")
+        }
+    }
+
     /// A decoder parsed over `bytes`, single-threaded, with libavif's own size limit lifted to its
-    /// largest (the validator's limits decide); destroyed after `body`.
+    /// largest (the validator's limits decide); destroyed after `body`, which gets libavif's functions too.
     private static func withDecoder<R>(
-        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeMutablePointer<avifDecoder>) throws(ImageError) -> R
+        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeMutablePointer<avifDecoder>, pf_avif) throws(ImageError) -> R
     ) throws(ImageError) -> R {
-        guard let decoder = avifDecoderCreate() else {
+        let avif = try library()
+        guard let decoder = avif.decoder_create() else {
             throw .decoderFailed(.avif, detail: "libavif could not allocate a decoder")
         }
-        defer { avifDecoderDestroy(decoder) }
+        defer { avif.decoder_destroy(decoder) }
         decoder.pointee.maxThreads = 1
         decoder.pointee.imageCountLimit = 0
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        guard avifDecoderSetIOMemory(decoder, base, bytes.count) == AVIF_RESULT_OK else {
+        guard avif.decoder_set_io_memory(decoder, base, bytes.count) == AVIF_RESULT_OK else {
             throw .decoderFailed(.avif, detail: "libavif refused the input buffer")
         }
-        let (result, trace) = LibraryTrace.capturing { avifDecoderParse(decoder) }
-        guard result == AVIF_RESULT_OK else { throw failure(result, decoder, trace: trace, during: "the container") }
-        return try body(decoder)
+        let (result, trace) = LibraryTrace.capturing { avif.decoder_parse(decoder) }
+        guard result == AVIF_RESULT_OK else { throw failure(result, decoder, avif, trace: trace, during: "the container") }
+        return try body(decoder, avif)
     }
 
     private static func failure(
-        _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, trace: String, during what: String
+        _ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, _ avif: pf_avif, trace: String, during what: String
     ) -> ImageError {
         let diagnostic = withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        let words = [String(cString: avifResultToString(result)), diagnostic, trace].filter { !$0.isEmpty }
+        let words = [avif.result_to_string(result).map { String(cString: $0) } ?? "", diagnostic, trace].filter { !$0.isEmpty }
         let detail = "\(what): " + words.joined(separator: ": ")
         // A box that runs past the end is a parse failure to libavif, "possibly truncated data".
         let cut = diagnostic.lowercased().contains("truncated data")

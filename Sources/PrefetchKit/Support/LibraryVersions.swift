@@ -15,9 +15,9 @@ internal import CZlib
 
 /// The C libraries prefetchd runs on and their versions, for `prefetchd --version`: each asked of
 /// the library loaded, at run time, except libjpeg-turbo and giflib, which have no such call and
-/// give the version of their headers prefetchd was built with (marked "built with"). libvips, which
-/// prefetchd opens on first use rather than links, is opened to be asked, and not started; one that
-/// cannot be opened is "not loadable", with the loader's reason.
+/// give the version of their headers prefetchd was built with (marked "built with"). libavif, libjxl
+/// and libvips, which prefetchd opens on first use rather than links, are opened to be asked (libvips
+/// not started); one that cannot be opened is "not loadable", with the loader's reason.
 package enum LibraryVersions {
     package struct Library: Sendable, Equatable {
         package let name: String
@@ -37,8 +37,8 @@ package enum LibraryVersions {
          Library(name: "libjpeg-turbo", version: string(pf_jpeg_turbo_version()), note: "built with"),
          Library(name: "giflib", version: "\(GIFLIB_MAJOR).\(GIFLIB_MINOR).\(GIFLIB_RELEASE)", note: "built with"),
          Library(name: "libwebp", version: packed(UInt32(WebPGetDecoderVersion()), shift: 8, mask: 0xFF), note: nil),
-         Library(name: "libavif", version: string(avifVersion()), note: nil),
-         Library(name: "libjxl", version: jxl(JxlDecoderVersion()), note: nil),
+         opened("libavif", pf_avif_library) { string($0.version()) },
+         opened("libjxl", pf_jxl_library) { jxl($0.version()) },
          vips,
          Library(name: "libyaml", version: string(yaml_get_version_string()), note: nil),
          Library(name: "zlib", version: string(zlibVersion()), note: nil),
@@ -63,6 +63,18 @@ package enum LibraryVersions {
             return Library(name: "libvips", version: "not loadable", note: String(cBuffer: reason))
         }
         return Library(name: "libvips", version: String(cString: version), note: nil)
+    }
+
+    /// A library prefetchd opens on first use, opened to be asked its version; "not loadable" with the
+    /// loader's reason when it cannot be.
+    private static func opened<Table>(
+        _ name: String, _ open: (UnsafeMutablePointer<CChar>, Int) -> UnsafePointer<Table>?, version: (Table) -> String
+    ) -> Library {
+        do {
+            return Library(name: name, version: version(try OpenedLibrary.table(open)), note: nil)
+        } catch {
+            return Library(name: name, version: "not loadable", note: error.reason)
+        }
     }
 
     private static func string(_ text: UnsafePointer<CChar>?) -> String {

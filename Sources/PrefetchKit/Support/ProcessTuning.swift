@@ -10,6 +10,18 @@ package enum ProcessTuning {
         _ = pf_limit_malloc_arenas(8)
     }
 
+    /// Keeps up to 64 MiB freed at the top of a heap instead of glibc's 128 KiB, and maps blocks of
+    /// 4 MiB and more on their own instead of from 128 KiB: a warm `verify` or rerun frees and makes
+    /// again the same few hundred KiB for every batch of keys, and with glibc's defaults each time gave
+    /// them back to the system and took them again as new zeroed pages (about 4,000 page faults in a
+    /// `verify` of 20,000 cached URLs, 5 % of its time; bench/RESULTS.md, "Warm path: start, heap,
+    /// path walk"). glibc's own adjustment would raise both after the first large block freed, up to
+    /// 32 MiB for mapping. True when glibc took both settings.
+    @discardableResult
+    package static func keepFreedHeap() -> Bool {
+        pf_keep_freed_heap(64 << 20, 4 << 20) == 1
+    }
+
     /// The soft limit on open files, raised to the hard limit when it is lower (Debian's default soft
     /// limit of 1,024 would not hold a run of high `concurrency`: each key in flight holds a file and a
     /// connection).

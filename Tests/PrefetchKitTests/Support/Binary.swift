@@ -24,6 +24,13 @@ struct Binary {
         return url
     }
 
+    /// The names of the shared libraries the built `prefetchd` loads at start, as ldd lists them.
+    static func librariesLoadedAtStart() throws -> [String] {
+        let loaded = try DockerfileTests.tool("/usr/bin/ldd", [url.path])
+        try #require(loaded.status == 0, "\(loaded.stderr)")
+        return loaded.stdout.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+    }
+
     /// Runs `prefetchd arguments...` in `directory` with `environment` added to this process's own;
     /// with `openFiles`, under that open-file limit (soft and hard, set by the shell's `ulimit -n`);
     /// with `fileSizeLimit`, unable to write past that many bytes of any file (`ulimit -f`, in the
