@@ -40,7 +40,7 @@ extension JobDecoder {
             case "ca_file": set(&options.caFile, certificatePath(node, keyPath, folder: false))
             case "ca_path": set(&options.caPath, certificatePath(node, keyPath, folder: true))
             case "connect_to": set(&options.connectTo, connectTo(node, keyPath))
-            case "rate_limit": set(&options.rateLimit, rateLimit(node, keyPath))
+            case "rate_limit": if let limit = setRateLimit(node, keyPath) { options.rateLimit = limit }
             case "resume_max_age": set(&options.resumeMaxAge, duration(node, keyPath, allowZero: true))
             case "variants": set(&options.variants, variants(node, keyPath))
             case "keep_original": set(&options.keepOriginal, bool(node, keyPath))

@@ -2,6 +2,17 @@ extension JobDecoder {
     static let rateLimitKeys = ["requests_per_second", "burst", "bytes_per_second"]
     static let hostKeys = ["rate_limit"]
 
+    /// A set's (or the defaults') `rate_limit`: a limit, or `none` (`.some(nil)`), which switches off
+    /// one the set would inherit from `defaults`; nil when it is wrong (reported).
+    mutating func setRateLimit(_ node: YAMLNode, _ path: String) -> RateLimit?? {
+        if case .scalar(let text, _) = node.content {
+            if text == "none" { return .some(nil) }
+            report(node, path, "expected a mapping or `none`, found `\(oneLine(text))`")
+            return nil
+        }
+        return rateLimit(node, path).map { .some($0) }
+    }
+
     /// `rate_limit: {requests_per_second, burst, bytes_per_second}`: at least one of the two rates;
     /// `burst` only beside `requests_per_second`.
     mutating func rateLimit(_ node: YAMLNode, _ path: String) -> RateLimit? {

@@ -24,6 +24,29 @@ import Testing
         #expect(JobOptions().rateLimit == nil)
     }
 
+    /// `rate_limit: none` switches off the limit a set would inherit from `defaults`, and is the
+    /// only scalar a set's `rate_limit` takes.
+    @Test func noneSwitchesOffAnInheritedRateLimit() throws {
+        let folder = try TemporaryDirectory()
+        let job = try folder.load("""
+            version: 1
+            defaults:
+              rate_limit: { requests_per_second: 50 }
+            sets:
+              - { name: limited, urls: ["https://img.example.com/1.png"] }
+              - { name: free, rate_limit: none, urls: ["https://img.example.com/2.png"] }
+            """)
+        #expect(job.sets[0].options.rateLimit == RateLimit(requestsPerSecond: 50))
+        #expect(job.sets[1].options.rateLimit == nil)
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, rate_limit: off, urls: ["https://img.example.com/1.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 28, keyPath: "sets[0].rate_limit", contains: "expected a mapping or `none`, found `off`")
+        #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+    }
+
     @Test func badRateLimitsAreReportedWhereTheyAre() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
