@@ -22,7 +22,12 @@ import Testing
 
     static let all = ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage",
                       "schema10-native", "schema10-sdwebimage",
-                      "schema11-native", "schema11-sdwebimage"]
+                      "schema11-native", "schema11-sdwebimage", "schema12-native", "schema12-sdwebimage"]
+
+    /// The outcome the fixture's one run recorded: schema 12's prefetchd recorded outcomes, the earlier ones did not.
+    static func recordedOutcome(_ name: String) -> String? {
+        name.hasPrefix("schema12") ? "completed" : nil
+    }
 
     @Test(arguments: all)
     func itsEntriesLedgerAndRunsAreReadAsTheyWere(_ name: String) throws {
@@ -48,20 +53,21 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    /// Stats over an index from before cleans and run outcomes were recorded: none shown, nothing upgraded;
-    /// the next clean and run are recorded beside the earlier rows.
+    /// Stats over an index from before cleans (and, before schema 12, run outcomes) were recorded: none
+    /// shown, nothing upgraded; the next clean and run are recorded beside the earlier rows.
     @Test(arguments: all)
     func statsShowsNoCleanAndNoOutcomeUntilTheyAreRecorded(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let cache = try #require(try DiskCache.openExisting(at: try Self.copy(name, into: folder), for: .write))
         let before = try CacheStats.collect(from: cache)
         #expect(before.lastClean == nil)
-        #expect(before.runs.map(\.outcome) == [nil])
+        #expect(before.runs.map(\.outcome) == [Self.recordedOutcome(name)])
         #expect(before.failuresByHost.map(\.name) == ["127.0.0.1:18731"])
         _ = try CacheCleaner(cache, policy: testPolicy()).run()
         try cache.index.recordRun(RunRecord(job: "next", started: Date(), duration: 1, totals: [:], outcome: "completed"))
         let after = try CacheStats.collect(from: cache)
         #expect(after.lastClean?.removedEntries == 0)
+        // (the index keeps the outcome of its last run only)
         #expect(after.runs.map(\.outcome) == ["completed", nil])
     }
 
@@ -113,7 +119,7 @@ import Testing
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(IndexConnection.schemaVersion == "12")
+        #expect(IndexConnection.schemaVersion == "13")
         #expect(try database.text("SELECT count(*) FROM partials") == "0")
         #expect(try database.text("SELECT count(*) FROM freshness") == "0")
         #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
@@ -144,6 +150,45 @@ import Testing
         #expect(try cache.index.largestEntries(limit: 5).map(\.relativePath).joined(separator: ",") == scanned)
     }
 
+    /// The schema-12 index (and a schema-8 one, through every step) is upgraded in place by the first
+    /// writer to split the totals' update trigger: the totals stay as they were; then a use in another
+    /// hour moves the entry between its two access hours alone, a new body moves it everywhere, and
+    /// the totals still agree with the rows.
+    @Test(arguments: ["schema8-native", "schema12-native", "schema12-sdwebimage"])
+    func itsTotalsTriggerIsSplitByTheUpgrade(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
+        let before = try IndexDatabase(path: root + "/index.sqlite").text(totals)
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
+        #expect(try database.text(
+            "SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'entries_totals_%' ORDER BY name)"
+        ) == "entries_totals_access,entries_totals_update")
+        #expect(try database.text(totals) == before)
+
+        // When one entry is used two days on, and another stored again with a new body
+        let used = Self.origin + Self.stored[0]
+        let hour = { (key: String) throws -> String? in
+            try database.text("SELECT CAST(accessed_at / 3600 AS INTEGER) FROM entries WHERE url = '\(key)'")
+        }
+        let hourBefore = try #require(try hour(used))
+        try cache.touch(key: used, at: Date().addingTimeInterval(2 * 86_400))
+        try cache.flush()
+
+        // Then its access hour moved, its old hour's group lost it, and every total agrees with the rows
+        let hourAfter = try #require(try hour(used))
+        #expect(hourAfter != hourBefore)
+        #expect(try database.text("SELECT entries FROM entry_totals WHERE dimension = 'accessed_hour' AND value = \(hourAfter)") == "1")
+        #expect(try database.text("SELECT sum(entries) FROM entry_totals WHERE dimension = 'accessed_hour'") == "5")
+        #expect(try database.text("SELECT sum(entries) FROM entry_totals WHERE dimension = 'format'") == "5")
+        #expect(try cache.index.totalsDrift() == nil)
+        try database.execute("UPDATE entries SET byte_size = byte_size + 7, format = 'webp', accessed_at = accessed_at + 7200 WHERE url = '\(used)'")
+        #expect(try database.text("SELECT entries FROM entry_totals WHERE dimension = 'format' AND value = 'webp'") == "1")
+        #expect(try cache.index.totalsDrift() == nil)
+    }
+
     /// Schemas 9 and 10 set their floor one byte above a tie they could not split, and then kept no
     /// rows (every entry of one size): the upgrade refills such a table from one scan, so stats read it
     /// again.
@@ -166,7 +211,7 @@ import Testing
 
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native"])
+    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)

@@ -26,8 +26,8 @@ import Testing
             // When this prefetchd opens it to write
             let cache = try DiskCache.open(at: folder, layout: .native)
 
-            // Then it is schema 12, with the columns, the partial index and every row, none a variant
-            #expect(try database.text("SELECT value FROM meta WHERE key = 'schema_version'") == "12")
+            // Then it is the current schema (12 and on), with the columns, the partial index and every row, none a variant
+            #expect(try database.text("SELECT value FROM meta WHERE key = 'schema_version'") == IndexConnection.schemaVersion)
             #expect(try database.text("SELECT count(*) FROM pragma_table_info('entries') WHERE name IN ('variant_of', 'variant')") == "2")
             #expect(try database.text("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'entries_variant_of'") == "1")
             for key in keys {

@@ -4,7 +4,7 @@ import Foundation
 /// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s lock.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
-    static let schemaVersion = "12"
+    static let schemaVersion = "13"
 
     let database: IndexDatabase
     private var statements: [String: IndexStatement] = [:]
