@@ -8,28 +8,34 @@
 #   --outputs DIR an existing folder for the cache and the job, e.g. on a tmpfs (default bench/out)
 #   --cache DIR   a cache cache-filler made with N entries from 0, used as it is and kept, instead of
 #                 a new one (a million entries take minutes to make)
+#   --age-hours H before every timed command, every entry's last use is moved H hours back (one
+#                 sqlite3 UPDATE, untimed, through the index's own triggers), so the rerun's uses fall
+#                 in another hour than the ones before, as a rerun the next day does (default 0: the
+#                 uses of the command before, in the same hour as a rule)
 # Environment: PREFETCHD (default this checkout's .build/release/prefetchd); PREFETCHD_BASE adds a
 # second build; CACHE_FILLER (default .build/release/cache-filler) makes the cache.
 # The cache is made by cache-filler through the real store path (N entries of 200-2,200 bytes whose
 # URLs spread over 8 hosts, one process; build it from the older checkout when the builds' indexes
-# differ), and the job lists the same N URLs in one set with `validate: header` and neither max_age
+# differ; each build then gets a copy of its own), and the job lists the same N URLs in one set with `validate: header` and neither max_age
 # nor max_size. Each command runs once untimed first. Wall and
 # CPU (user + system) come from /usr/bin/time; the script prints every round and the medians, and
 # removes the cache it made at the end. Needs a release build:
 #   swift build -c release --product prefetchd && swift build -c release --product cache-filler
 set -euo pipefail
 
-entries=20000 rounds=5 outputs="" cache=""
+entries=20000 rounds=5 outputs="" cache="" age_hours=0
 while (($#)); do
     case $1 in
         --entries) entries=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
         --outputs) outputs=$2; shift 2 ;;
         --cache) cache=$2; shift 2 ;;
+        --age-hours) age_hours=$2; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "warm.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
+[[ $age_hours =~ ^[0-9]+$ ]] || { echo "warm.sh: --age-hours $age_hours is not a whole number" >&2; exit 2; }
 for number in "$entries" "$rounds"; do
     [[ $number =~ ^[0-9]+$ && $number -gt 0 ]] || { echo "warm.sh: $number is not a positive number" >&2; exit 2; }
 done
@@ -41,7 +47,7 @@ filler=${CACHE_FILLER:-$release/cache-filler}
 for binary in "${builds[@]}" "$filler"; do
     [[ -x $binary ]] || { echo "warm.sh: $binary is not an executable (see --help)" >&2; exit 2; }
 done
-"$bench/../scripts/bootstrap" time
+"$bench/../scripts/bootstrap" time sqlite3
 outputs=${outputs:-$bench/out}
 mkdir -p "$outputs"
 work=$(mktemp -d "$outputs/warm-XXXXXX")
@@ -51,6 +57,16 @@ if [[ -z $cache ]]; then
     cache=$work/cache
     echo "== filling $cache with $entries entries"
     "$filler" "$cache" "$entries" 0
+fi
+# Each build works on a cache of its own: a newer build upgrades an older index in place on its first
+# write, after which the older build would refuse it. The second build's is a copy (`cp -a`), made
+# before either runs.
+declare -A caches
+caches[${builds[0]}]=$cache
+if ((${#builds[@]} == 2)); then
+    echo "== copying $cache for ${builds[1]}"
+    cp -a "$cache" "$work/cache-base"
+    caches[${builds[1]}]=$work/cache-base
 fi
 awk -v n="$entries" 'BEGIN { for (i = 0; i < n; i++) printf "https://img%d.example.com/catalog/%d.jpg\n", i % 8, i }' \
     >"$work/urls.txt"
@@ -70,6 +86,11 @@ EOF
 
 # Runs build $1's command $2 once; sets wall and cpu (seconds).
 timed() {
+    local cache=${caches[$1]}
+    if ((age_hours > 0)); then
+        sqlite3 "$cache/index.sqlite" "UPDATE entries SET accessed_at = accessed_at - $age_hours * 3600" \
+            || { echo "warm.sh: could not age $cache" >&2; exit 1; }
+    fi
     /usr/bin/time -f '%e %U %S' -o "$work/time" "$1" "$2" "$work/job.yaml" --cache "$cache" >"$work/out" 2>&1 \
         || { echo "warm.sh: $1 $2 failed:" >&2; cat "$work/out" >&2; exit 1; }
     read -r wall cpu < <(awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }' "$work/time")
