@@ -85,7 +85,9 @@ package struct CacheCleaner: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
-        let remover = FileRemoval(threads: policy.unlinkThreads, batchFiles: policy.batchFiles)
+        let remover = FileRemoval(
+            threads: policy.unlinkThreads, batchFiles: policy.batchFiles,
+            holdsFiles: policy.holdsFiles ?? MountTable.discards(at: cache.root))
         defer { remover.settle() }  // on a failure too: the files already unlinked are freed
         var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover, batchLimit: remover.batchFiles)
         try body(&pass)

@@ -16,13 +16,16 @@ package struct CleanPolicy: Sendable, Equatable {
     /// by default; a job's `timeout × (retries + 1)` is far below it.
     package var staleTempAge: TimeInterval
     /// At most this many files per write transaction (nginx's cache manager takes 100). A batch's rows
-    /// are in row order, so the more it holds, the more of them share each index page its commit
-    /// writes (bench/maintain/RESULTS.md, "Design figures").
-    /// Fewer when the open-file limit is low (`FileRemoval`)...
+    /// are in row order, and every index page its deletes touch is written to the WAL once per batch, so
+    /// the more rows a batch holds, the fewer times each page is written (bench/maintain/RESULTS.md,
+    /// "Design figures"). Fewer when files are held open under a low open-file limit (`FileRemoval`)...
     package var batchFiles: Int
-    /// ...and about this long per batch (nginx: 200 ms): the batch size halves after a slower batch
-    /// and grows back after a quick one, so a concurrent run waits about that long for the index.
+    /// ...and about this long per batch: the batch size halves after a slower batch and grows back
+    /// after a quick one, so a concurrent run waits about that long for the index.
     package var batchTime: TimeInterval
+    /// Whether a batch holds its unlinked files open until after its commit (see `FileRemoval`); nil:
+    /// where the cache's file system is mounted with online discard (`MountTable.discards`).
+    package var holdsFiles: Bool?
     /// Threads unlinking a batch's files, and as many freeing them after it: 4 (on a disk mounted with
     /// `discard` freeing a file waits on the device; four in flight took 40 % of the time of one after
     /// the other, more hardly less; see `FileRemoval`).
@@ -37,8 +40,9 @@ package struct CleanPolicy: Sendable, Equatable {
 
     package init(
         maxAge: TimeInterval = 7 * 86_400, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8,
-        staleTempAge: TimeInterval = 3_600, batchFiles: Int = 4000, batchTime: TimeInterval = 0.2, unlinkThreads: Int = 4,
-        orphanSweepRounds: Int = 7, lockWait: TimeInterval = 10, busyWait: TimeInterval = 60
+        staleTempAge: TimeInterval = 3_600, batchFiles: Int = 16_000, batchTime: TimeInterval = 0.5,
+        holdsFiles: Bool? = nil, unlinkThreads: Int = 4, orphanSweepRounds: Int = 7, lockWait: TimeInterval = 10,
+        busyWait: TimeInterval = 60
     ) {
         self.maxAge = maxAge
         self.expireBy = expireBy
@@ -47,6 +51,7 @@ package struct CleanPolicy: Sendable, Equatable {
         self.staleTempAge = staleTempAge
         self.batchFiles = batchFiles
         self.batchTime = batchTime
+        self.holdsFiles = holdsFiles
         self.unlinkThreads = unlinkThreads
         self.orphanSweepRounds = orphanSweepRounds
         self.lockWait = lockWait

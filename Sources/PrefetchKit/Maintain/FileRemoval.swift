@@ -2,15 +2,19 @@ internal import CShims
 import Foundation
 import Synchronization
 
-/// Removes a clean's files in two steps, each on a few threads of its own. Inside a batch's write
-/// transaction each file is opened (`O_PATH`: no read, just a reference to its inode) and unlinked: its
-/// name is gone before the index's lock is let go, but its inode and blocks live on while the
-/// descriptor is open. After the commit the descriptors are closed on other threads while the next
-/// batch runs, and the last close frees the blocks; on a disk mounted with `discard` that waits on the
-/// device, and these waits do not hold the index's lock. If the process dies first, the kernel closes
-/// the descriptors and frees the files all the same: nothing is left under another name.
-/// The descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most
-/// one group's closes are in flight: submitting a group first waits for the one before.
+/// Removes a clean's files on a few threads of its own, inside each batch's write transaction, in one
+/// of two ways chosen by the file system (`MountTable.discards`):
+/// - **Held** (a file system mounted with online discard): each file is opened (`O_PATH`: no read, just
+///   a reference to its inode) and unlinked; its name is gone before the index's lock is let go, but its
+///   inode and blocks live on while the descriptor is open. After the commit the descriptors are closed
+///   on other threads while the next batch runs, and the last close frees the blocks: there that waits
+///   on the device, and these waits do not hold the index's lock. If the process dies first, the kernel
+///   closes the descriptors and frees the files all the same: nothing is left under another name. The
+///   descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most one
+///   group's closes are in flight: submitting a group first waits for the one before.
+/// - **Unlinked in place** (any other): each file is unlinked by name, which frees it at once; no
+///   descriptor, so a batch is not bounded by the open-file limit either. An open and a close a file
+///   fewer: a sixth of a clean's CPU on a tmpfs (bench/maintain/RESULTS.md, twelfth pass).
 ///
 /// Opening and unlinking in place saves the dentry work that renaming each file aside and unlinking
 /// it later would cost (two lookups, an insert and a delete in a directory of thousands; figures in
@@ -23,19 +27,30 @@ final class FileRemoval: Sendable {
     private let gathered = Locked<[Int32]>([])
     /// Descriptors handed to `releaseLater` and not closed yet: files unlinked but not freed.
     private let unfreed = Atomic<Int>(0)
+    /// Files unlinked in place (so freed) since the last `settle`.
+    private let freedInPlace = Atomic<Int>(0)
     /// Descriptors a group of closes gathers before it is submitted (the last one may be smaller).
     let groupFiles: Int
-    /// The most files a batch may detach: the policy's `batchFiles`, or fewer under a low open-file limit.
+    /// The most files a batch may detach: the policy's `batchFiles`, or, held, fewer under a low
+    /// open-file limit.
     let batchFiles: Int
+    /// Whether unlinked files are held open until after their batch's commit.
+    let holdsFiles: Bool
 
-    /// Sizes batches and groups to the open-file limit (raised to its hard limit first), less 256 for
-    /// what the process has open: a batch being detached, the group gathering, and the group being
-    /// closed with the last batch that filled it must fit, so two batches and two groups. At most
-    /// 16,384 descriptors a group.
-    init(threads: Int, batchFiles: Int) {
+    /// Holding files open, sizes batches and groups to the open-file limit (raised to its hard limit
+    /// first), less 256 for what the process has open: a batch being detached, the group gathering, and
+    /// the group being closed with the last batch that filled it must fit, so two batches and two
+    /// groups. At most 16,384 descriptors a group.
+    init(threads: Int, batchFiles: Int, holdsFiles: Bool) {
         width = max(1, threads)
         detaching = WorkerPool(name: "prefetchd.detach", width: width)
         releasing = WorkerPool(name: "prefetchd.release", width: width)
+        self.holdsFiles = holdsFiles
+        guard holdsFiles else {
+            self.batchFiles = max(1, batchFiles)
+            groupFiles = 1
+            return
+        }
         let available = max(16, ProcessTuning.raiseOpenFileLimit() - 256)
         self.batchFiles = max(1, min(batchFiles, available / 4))
         groupFiles = max(1, min(16_384, (available - 2 * self.batchFiles) / 2))
@@ -63,17 +78,20 @@ final class FileRemoval: Sendable {
     /// `O_PATH`: a descriptor that only holds the file (no read access needed, no open file ops run).
     private static let pathOnly = pf_open_flag_path()
 
-    /// Opens and unlinks every one of `paths` (one already absent counts as done) on the detaching
-    /// threads while `work` runs on the calling thread; returns, when both are done, the descriptors
-    /// that keep the unlinked files' inodes, for `releaseLater`. Throws `work`'s error, else the first
-    /// failure other than "not there" (closing every descriptor first).
+    /// Opens (when it holds files) and unlinks every one of `paths` (one already absent counts as done)
+    /// on the detaching threads while `work` runs on the calling thread; returns, when both are done,
+    /// the descriptors that keep the unlinked files' inodes, for `releaseLater` (none when it does not
+    /// hold files). Throws `work`'s error, else the first failure other than "not there" (closing every
+    /// descriptor first).
     func detach(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) -> [Int32] {
         let state = Locked<(descriptors: [Int32], failure: CacheError?)>(([], nil))
+        let holdsFiles = holdsFiles
         for run in runs(of: paths.sorted()) {
-            detaching.submit {
+            detaching.submit { [self] in
                 var descriptors: [Int32] = []
                 descriptors.reserveCapacity(run.count)
                 var failure: CacheError?
+                var unlinked = 0
                 // Each file is opened and unlinked by its name in its folder, held open once for the
                 // run's stretch of that folder: the path is walked once per folder, not twice per file.
                 var folder = Self.Folder()
@@ -85,18 +103,23 @@ final class FileRemoval: Sendable {
                         failure = CacheError.fromErrno("open", String(parent))
                         break
                     }
-                    let descriptor = openat(directory, name, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
-                    if descriptor < 0 {
-                        if errno == ENOENT { continue }
-                        failure = CacheError.fromErrno("open", path)
-                        break
+                    if holdsFiles {
+                        let descriptor = openat(directory, name, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+                        if descriptor < 0 {
+                            if errno == ENOENT { continue }
+                            failure = CacheError.fromErrno("open", path)
+                            break
+                        }
+                        descriptors.append(descriptor)
                     }
-                    descriptors.append(descriptor)
-                    if unlinkat(directory, name, 0) != 0 && errno != ENOENT {
+                    if unlinkat(directory, name, 0) == 0 {
+                        if !holdsFiles { unlinked += 1 }
+                    } else if errno != ENOENT {
                         failure = CacheError.fromErrno("remove", path)
                         break
                     }
                 }
+                freedInPlace.add(unlinked, ordering: .relaxed)
                 state.withLock { state in
                     state.descriptors += descriptors
                     if let failure { state.failure = state.failure ?? failure }
@@ -159,10 +182,11 @@ final class FileRemoval: Sendable {
     }
 
     /// Closes what is gathered and waits until every submitted descriptor is closed (its file freed);
-    /// true when any was still open.
+    /// true when that or an unlink in place freed a file since the last call (a batch whose commit
+    /// failed on a full disk is then worth another attempt).
     @discardableResult
     func settle() -> Bool {
-        let held = unfreed.load(ordering: .relaxed) > 0
+        let held = unfreed.load(ordering: .relaxed) > 0 || freedInPlace.exchange(0, ordering: .relaxed) > 0
         submit(gathered.withLock { gathered in
             defer { gathered = [] }
             return gathered

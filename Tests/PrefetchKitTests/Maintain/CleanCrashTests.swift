@@ -6,10 +6,17 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct CleanCrashTests {
     private static let rounds = 12
 
-    @Test func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs() throws {
+    /// On the system's temporary folder and on /dev/shm, a tmpfs: where the first is mounted with
+    /// online discard, a clean there holds its files open until each commit, and on the tmpfs it
+    /// unlinks them in place (`FileRemoval`), so both ways are killed.
+    @Test(arguments: [nil, "/dev/shm"])
+    func aKilledCleanLeavesOnlyWhatTheNextCleanRepairs(under base: String?) throws {
         let prefetchd = try Binary.executable("prefetchd")
         let filler = try Binary.executable("cache-filler")
-        try TemporaryDirectory.withPath { folder in
+        if let base { #expect(!MountTable.discards(at: base), "\(base) is not a tmpfs here") }
+        let temporary = try TemporaryDirectory(under: base)
+        try withExtendedLifetime(temporary) {
+            let folder = temporary.path
             var killedMidway = 0
             for round in 0..<Self.rounds {
                 // Given 1,500 entries unused for a month (enough that a clean of them takes longer than

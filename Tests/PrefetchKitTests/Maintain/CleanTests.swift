@@ -46,7 +46,9 @@ import Testing
         }
     }
 
-    @Test func trimRemovesTheLeastRecentlyUsedDownToTheLowWaterMark() throws {
+    /// Both ways of removing a file (`FileRemoval`): held open until the commit, and unlinked in place.
+    @Test(arguments: [true, false])
+    func trimRemovesTheLeastRecentlyUsedDownToTheLowWaterMark(holdsFiles: Bool) throws {
         try TemporaryDirectory.withPath { folder in
             // Given ten entries of 1,000 bytes, used in the reverse of the order they were stored in
             // (entry 9 longest ago)
@@ -57,7 +59,9 @@ import Testing
 
             // When the cap is 8,000 bytes and trim_to 0.5
             var order: [String] = []
-            let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 8_000, trimTo: 0.5))
+            var policy = testPolicy(maxSize: 8_000, trimTo: 0.5)
+            policy.holdsFiles = holdsFiles
+            let report = try CacheCleaner(cache, policy: policy)
                 .run(now: now, onItem: { if $0.kind == .trimmed { order.append($0.relativePath) } })
 
             // Then the six least recently used go, in the order they were stored, leaving 4,000 bytes
@@ -97,7 +101,8 @@ import Testing
         }
     }
 
-    @Test func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes() throws {
+    @Test(arguments: [true, false])
+    func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes(holdsFiles: Bool) throws {
         try TemporaryDirectory.withPath { folder in
             // Given ten entries of 1,000 bytes used in the order they were stored (entry 0 longest ago)
             let cache = try DiskCache.open(at: folder, layout: .native)
@@ -109,6 +114,7 @@ import Testing
             // is used while it removes the first batch
             var policy = testPolicy(maxSize: 8_000, trimTo: 0.5)
             policy.batchFiles = 2
+            policy.holdsFiles = holdsFiles
             var trimmed: [String] = []
             let report = try CacheCleaner(cache, policy: policy).run(now: now, onItem: { item in
                 if trimmed.isEmpty { try? setClocks(cache, key: keys[3], fetched: now, modified: now, accessed: now) }

@@ -6,8 +6,9 @@ import Foundation
 final class TemporaryDirectory {
     let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory
+    /// Under `base` (a folder that exists), or the system's temporary directory.
+    init(under base: String? = nil) throws {
+        url = (base.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("prefetchd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

@@ -259,7 +259,10 @@ extension IndexConnection {
 
     /// The rows linked to the originals at `relativePaths` (the partial index `entries_variant_of`), in row order.
     func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
-        guard !relativePaths.isEmpty else { return [] }
+        // A cache without variants (one look at the partial index) spares the batch its paths' list.
+        guard !relativePaths.isEmpty,
+              try query("SELECT EXISTS (SELECT 1 FROM entries WHERE variant_of IS NOT NULL)", []) { $0.int64(0) }.first == 1
+        else { return [] }
         let list = String(decoding: (try? JSONEncoder().encode(relativePaths)) ?? Data("[]".utf8), as: UTF8.self)
         return try query(
             "SELECT \(Self.candidateColumns) FROM entries WHERE variant_of IN (SELECT value FROM json_each(?)) ORDER BY id",
