@@ -95,11 +95,13 @@ import Testing
         let says: String
         var description: String { "schema \(version)" }
 
+        /// The version after this prefetchd's, and one before the oldest it upgrades.
+        static let current = Int(IndexConnection.schemaVersion)!
         static let all = [
-            OtherSchema(version: 13, error: { .newerIndex(path: $0, version: 13) },
-                        says: "has schema version 13, newer than this prefetchd reads (12); nothing was changed"),
+            OtherSchema(version: current + 1, error: { .newerIndex(path: $0, version: current + 1) },
+                        says: "has schema version \(current + 1), newer than this prefetchd reads (\(current)); nothing was changed"),
             OtherSchema(version: 7, error: { .retiredIndex(path: $0, version: 7) },
-                        says: "has schema version 7, written by a pre-release prefetchd; this one reads version 12 and upgrades versions from 8 on. Nothing was changed"),
+                        says: "has schema version 7, written by a pre-release prefetchd; this one reads version \(current) and upgrades versions from 8 on. Nothing was changed"),
         ]
     }
 
