@@ -59,14 +59,19 @@ if [[ -z $cache ]]; then
     "$filler" "$cache" "$entries" 0
 fi
 # Each build works on a cache of its own: a newer build upgrades an older index in place on its first
-# write, after which the older build would refuse it. The second build's is a copy (`cp -a`), made
-# before either runs.
+# write, after which the older build would refuse it. With two builds the second one's is a copy
+# (`cp -a`), made before either runs, and so is the first one's when the cache was given (--cache):
+# a kept cache is left as it was.
 declare -A caches
 caches[${builds[0]}]=$cache
 if ((${#builds[@]} == 2)); then
-    echo "== copying $cache for ${builds[1]}"
-    cp -a "$cache" "$work/cache-base"
-    caches[${builds[1]}]=$work/cache-base
+    copies=(1)
+    [[ $cache != "$work/cache" ]] && copies=(0 1)
+    for number in "${copies[@]}"; do
+        echo "== copying $cache for ${builds[number]}"
+        cp -a "$cache" "$work/cache-$number"
+        caches[${builds[number]}]=$work/cache-$number
+    done
 fi
 awk -v n="$entries" 'BEGIN { for (i = 0; i < n; i++) printf "https://img%d.example.com/catalog/%d.jpg\n", i % 8, i }' \
     >"$work/urls.txt"

@@ -87,9 +87,13 @@ package struct CacheCleaner: Sendable {
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
         let remover = FileRemoval(
             threads: policy.unlinkThreads, batchFiles: policy.batchFiles,
-            holdsFiles: policy.holdsFiles ?? MountTable.discards(at: cache.root))
+            holdsFiles: policy.holdsFiles ?? MountTable.mayWaitToFree(at: cache.root))
         defer { remover.settle() }  // on a failure too: the files already unlinked are freed
-        var pass = CleanPass(cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover, batchLimit: remover.batchFiles)
+        // The first batch is a quarter of the most (grown by doubling while batches stay quick), so that on
+        // a slow disk or a cold index the first one does not hold the lock for long.
+        var pass = CleanPass(
+            cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover,
+            batchLimit: max(1, remover.batchFiles / 4))
         try body(&pass)
         try pass.retrying { () throws(CacheError) in try cache.flush() }
         if !dryRun { try pass.retrying { () throws(CacheError) in try cache.index.refillLargestIfShort() } }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Removing entries: one short write transaction per batch; files unlinked under the index's write
-/// lock, freed after it.
+/// lock (where freeing may wait on a device, held open and freed after it; see `FileRemoval`).
 ///
 /// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
-/// reads its rows inside the transaction, writes their paths to its journal, unlinks the files (held
-/// open, `FileRemoval.detach`) while it deletes the rows, commits, and removes its journal. The
-/// descriptors are closed, which frees the files' blocks, on other threads while the next batch runs
-/// (a store after the commit finds the entry's name free and can only put a new body there).
+/// reads its rows inside the transaction, writes their paths to its journal, unlinks the files
+/// (`FileRemoval.detach`) while it deletes the rows, commits, and removes its journal. Held files'
+/// descriptors are closed, which frees their blocks, on other threads while the next batch runs (a
+/// store after the commit finds the entry's name free and can only put a new body there).
 /// A clean killed at any point leaves at most rows whose files it unlinked (the transaction did not
 /// commit), all named in a journal; the next clean drops exactly those rows. The kernel frees the
-/// unlinked files when it closes a killed clean's descriptors.
+/// unlinked files it held when it closes a killed clean's descriptors.
 extension CleanPass {
     /// Journals are `tmp/clean-removing-<batch>.journal`: one relative path a line.
     static let journalPrefix = "clean-removing"
@@ -139,7 +139,8 @@ extension CleanPass {
     }
 
     /// Runs `body`, and again while the index stays busy, for at most `policy.busyWait`; and again
-    /// when the disk is full while files this clean unlinked are still held open, once they are freed.
+    /// when the disk is full and files this clean unlinked were freed since the last try (held ones
+    /// once they are closed; see `FileRemoval.settle`).
     func retrying<Result>(_ body: () throws(CacheError) -> Result) throws(MaintenanceError) -> Result {
         let deadline = Date().addingTimeInterval(policy.busyWait)
         while true {

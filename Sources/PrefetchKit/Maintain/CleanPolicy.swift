@@ -24,7 +24,8 @@ package struct CleanPolicy: Sendable, Equatable {
     /// after a quick one, so a concurrent run waits about that long for the index.
     package var batchTime: TimeInterval
     /// Whether a batch holds its unlinked files open until after its commit (see `FileRemoval`); nil:
-    /// where the cache's file system is mounted with online discard (`MountTable.discards`).
+    /// unless the cache's file system is known to free files without waiting on a device
+    /// (`MountTable.mayWaitToFree`).
     package var holdsFiles: Bool?
     /// Threads unlinking a batch's files, and as many freeing them after it: 4 (on a disk mounted with
     /// `discard` freeing a file waits on the device; four in flight took 40 % of the time of one after

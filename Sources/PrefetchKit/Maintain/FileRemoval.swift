@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// Removes a clean's files on a few threads of its own, inside each batch's write transaction, in one
-/// of two ways chosen by the file system (`MountTable.discards`):
-/// - **Held** (a file system mounted with online discard): each file is opened (`O_PATH`: no read, just
+/// of two ways chosen by the file system (`MountTable.mayWaitToFree`):
+/// - **Held** (a file system mounted with online discard, or one whose device the mount table does not
+///   show, such as a container's overlay): each file is opened (`O_PATH`: no read, just
 ///   a reference to its inode) and unlinked; its name is gone before the index's lock is let go, but its
 ///   inode and blocks live on while the descriptor is open. After the commit the descriptors are closed
 ///   on other threads while the next batch runs, and the last close frees the blocks: there that waits
@@ -12,7 +13,7 @@ import Synchronization
 ///   closes the descriptors and frees the files all the same: nothing is left under another name. The
 ///   descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most one
 ///   group's closes are in flight: submitting a group first waits for the one before.
-/// - **Unlinked in place** (any other): each file is unlinked by name, which frees it at once; no
+/// - **Unlinked in place** (a tmpfs, or a disk's file system mounted without discard): each file is unlinked by name, which frees it at once; no
 ///   descriptor, so a batch is not bounded by the open-file limit either. An open and a close a file
 ///   fewer: a sixth of a clean's CPU on a tmpfs (bench/maintain/RESULTS.md, twelfth pass).
 ///
