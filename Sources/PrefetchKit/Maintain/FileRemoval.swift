@@ -13,8 +13,9 @@ import Synchronization
 ///   closes the descriptors and frees the files all the same: nothing is left under another name. The
 ///   descriptors of consecutive batches are gathered into groups of about `groupFiles`, and at most one
 ///   group's closes are in flight: submitting a group first waits for the one before.
-/// - **Unlinked in place** (a tmpfs, or a disk's file system mounted without discard): each file is unlinked by name, which frees it at once; no
-///   descriptor, so a batch is not bounded by the open-file limit either. An open and a close a file
+/// - **Unlinked in place** (a tmpfs, or a disk's file system mounted without discard): each file is
+///   unlinked by name, which frees it at once; no descriptor, so a batch is not bounded by the
+///   open-file limit either. An open and a close a file
 ///   fewer: a sixth of a clean's CPU on a tmpfs (bench/maintain/RESULTS.md, twelfth pass).
 ///
 /// Opening and unlinking in place saves the dentry work that renaming each file aside and unlinking
@@ -86,7 +87,6 @@ final class FileRemoval: Sendable {
     /// descriptor first).
     func detach(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) -> [Int32] {
         let state = Locked<(descriptors: [Int32], failure: CacheError?)>(([], nil))
-        let holdsFiles = holdsFiles
         for run in runs(of: paths.sorted()) {
             detaching.submit { [self] in
                 var descriptors: [Int32] = []

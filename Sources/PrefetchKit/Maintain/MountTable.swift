@@ -30,19 +30,16 @@ enum MountTable {
     }
 
     /// `path` absolute, with its symbolic links resolved as far as it exists (`realpath` of the
-    /// longest existing folder above it, the rest appended).
+    /// longest existing path above it, the rest appended).
     static func resolved(_ path: String) -> String {
-        var existing = URL(fileURLWithPath: path).standardizedFileURL.path
-        var rest: [String] = []
-        while existing != "/" {
-            if let real = realpath(existing, nil) {
-                defer { free(real) }
-                return ([String(cString: real)] + rest.reversed()).joined(separator: "/").replacingOccurrences(of: "//", with: "/")
-            }
-            rest.append((existing as NSString).lastPathComponent)
-            existing = (existing as NSString).deletingLastPathComponent
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        if let real = realpath(url.path, nil) {
+            defer { free(real) }
+            return String(cString: real)
         }
-        return "/" + rest.reversed().joined(separator: "/")
+        let parent = url.deletingLastPathComponent()
+        guard parent.path != url.path else { return url.path }
+        return (resolved(parent.path) as NSString).appendingPathComponent(url.lastPathComponent)
     }
 
     /// One line of the table: `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER_OPTIONS`.
