@@ -23,7 +23,7 @@ struct URLFileLine {
                                + "(a space within a URL is written %20)")
         }
         let hex = Array(text[text.index(after: colon)...].utf8)
-        if let bad = hex.firstIndex(where: { Self.nibble($0) == nil }) {
+        if let bad = hex.firstIndex(where: { $0.hexDigitValue == nil }) {
             throw ValueProblem(message: "the \(algorithm.name) digest `\(shown)` has a character that is not a hex digit "
                                + "at character \(algorithm.name.count + 2 + bad)")
         }
@@ -31,16 +31,7 @@ struct URLFileLine {
             throw ValueProblem(message: "the \(algorithm.name) digest `\(shown)` has \(hex.count) hex digits, "
                                + "not \(algorithm.length * 2)")
         }
-        let bytes = stride(from: 0, to: hex.count, by: 2).map { Self.nibble(hex[$0])! << 4 | Self.nibble(hex[$0 + 1])! }
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { hex[$0].hexDigitValue! << 4 | hex[$0 + 1].hexDigitValue! }
         return ExpectedDigest(algorithm, bytes, from: .urlFile)
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Step 3, the sweep. `tmp/` is swept on every clean (it is small). Orphans need the files listed,
 /// so that part visits a rotating share of the fan-out folders per clean (`orphanSweepRounds`),
-/// one folder per batch, its rows read by a range on the path index.
+/// one folder per batch, its rows read by the range of row ids of its slice (`IndexRowID`).
 extension CleanPass {
     /// Names in the cache folder that belong to the cache itself.
     static let ownNames: Set<String> = [

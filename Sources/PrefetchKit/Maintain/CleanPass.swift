@@ -78,8 +78,8 @@ struct CleanPass {
     static let walkPage = 10_000
 
     /// Removes the rows `ids` that `rule` still takes (a dry run lists them), a batch at a time in row
-    /// order: rows in the order they were first stored, whose deletes then share the table's pages, and
-    /// whose files were created one after the other in each folder (nearby inodes and blocks).
+    /// order: by fan-out folder (`IndexRowID`), so a batch's deletes share the table's pages and its
+    /// files lie in a run of neighbouring folders.
     mutating func remove(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {

@@ -22,11 +22,12 @@ import Testing
 
     static let all = ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage",
                       "schema10-native", "schema10-sdwebimage",
-                      "schema11-native", "schema11-sdwebimage", "schema12-native", "schema12-sdwebimage"]
+                      "schema11-native", "schema11-sdwebimage", "schema12-native", "schema12-sdwebimage",
+                      "schema13-native", "schema13-sdwebimage"]
 
-    /// The outcome the fixture's one run recorded: schema 12's prefetchd recorded outcomes, the earlier ones did not.
+    /// The outcome the fixture's one run recorded: schema 12's prefetchd and later recorded outcomes, the earlier ones did not.
     static func recordedOutcome(_ name: String) -> String? {
-        name.hasPrefix("schema12") ? "completed" : nil
+        name.hasPrefix("schema12") || name.hasPrefix("schema13") ? "completed" : nil
     }
 
     @Test(arguments: all)
@@ -119,7 +120,7 @@ import Testing
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(IndexConnection.schemaVersion == "13")
+        #expect(IndexConnection.schemaVersion == "14")
         #expect(try database.text("SELECT count(*) FROM partials") == "0")
         #expect(try database.text("SELECT count(*) FROM freshness") == "0")
         #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
@@ -189,6 +190,42 @@ import Testing
         #expect(try cache.index.totalsDrift() == nil)
     }
 
+    /// The schema-13 index (and a schema-8 one, through every step) is upgraded in place by the first
+    /// writer to give every row the id made from its path, without the path's unique index: every row,
+    /// total and largest entry as it was, each found by its path again, and a new body stored beside them.
+    @Test(arguments: ["schema8-native", "schema13-native", "schema13-sdwebimage"])
+    func itsRowIDsAreMadeFromThePathsByTheUpgrade(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        let rows = "SELECT group_concat(relative_path || ':' || byte_size || ':' || fetched_at || ':' || accessed_at, ',') FROM (SELECT * FROM entries ORDER BY relative_path)"
+        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
+        let old = try IndexDatabase(path: root + "/index.sqlite")
+        let rowsBefore = try old.text(rows)
+        let totalsBefore = try old.text(totals)
+
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
+        #expect(try database.text(rows) == rowsBefore)
+        #expect(try database.text(totals) == totalsBefore)
+        // (no index on the path any more; the clocks' and the variants' are there again)
+        #expect(try database.text(
+            "SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' ORDER BY name)"
+        ) == "entries_accessed_at,entries_fetched_at,entries_variant_of")
+        let paths = try #require(try database.text("SELECT group_concat(relative_path, '|') FROM entries")).split(separator: "|").map(String.init)
+        for path in paths {
+            #expect(try database.text("SELECT id FROM entries WHERE relative_path = '\(path)'") == String(IndexRowID.base(of: path)))
+        }
+        #expect(try database.text("SELECT count(*) FROM largest_entries") == "5")
+        let scanned = try database.text("SELECT group_concat(relative_path) FROM (SELECT relative_path FROM entries ORDER BY byte_size DESC, id)")
+        #expect(try cache.index.largestEntries(limit: 5).map(\.relativePath).joined(separator: ",") == scanned)
+        for file in Self.stored {
+            #expect(try cache.path(forKey: Self.origin + file) != nil)
+        }
+        #expect(try cache.index.totalsDrift() == nil)
+        #expect(try CacheChecker(cache).check().isEmpty)
+    }
+
     /// Schemas 9 and 10 set their floor one byte above a tie they could not split, and then kept no
     /// rows (every entry of one size): the upgrade refills such a table from one scan, so stats read it
     /// again.
@@ -211,7 +248,7 @@ import Testing
 
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native"])
+    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native", "schema13-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)

@@ -48,7 +48,7 @@ enum StatsCaches {
 
     /// 100,000 entries: the first 10,000 stored by `cache-filler` (the real store path: files and rows),
     /// the other 90,000 rows of the same shape (8 hosts, 5 sets, JPEG, 204 to 2,203 bytes) written
-    /// straight into the index without files, its totals then recomputed by the index's own code (as
+    /// straight into the index without files (each at its path's row id), its totals then recomputed by the index's own code (as
     /// `fsck --repair` does), so the 100,000 are made in seconds: stats reads only the index. The clocks
     /// are then spread over 120 days, and three real runs on top give the run history and the ledger.
     static func large(in folder: TemporaryDirectory) throws -> String {
@@ -64,8 +64,8 @@ enum StatsCaches {
         try cache.index.withConnection { connection throws(CacheError) in
             try connection.write(
                 """
-                INSERT INTO entries(url, cache_key, set_name, relative_path, byte_size, format, fetched_at, modified_at, accessed_at)
-                SELECT url, url, 'set' || (i % 5), 'rows/' || i || '.jpg', 204 + (i * 7919) % 2000, 'jpeg', ?, ?, ?
+                INSERT INTO entries(id, url, cache_key, set_name, relative_path, byte_size, format, fetched_at, modified_at, accessed_at)
+                SELECT path_id('rows/' || i || '.jpg'), url, url, 'set' || (i % 5), 'rows/' || i || '.jpg', 204 + (i * 7919) % 2000, 'jpeg', ?, ?, ?
                 FROM (WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
                       SELECT i, 'https://img' || (i % 8) || '.example.com/catalog/' || i || '.jpg' AS url FROM n)
                 """, [.real(now), .real(now), .real(now), .int(stored)])
@@ -73,7 +73,7 @@ enum StatsCaches {
         try cache.index.recomputeTotals()
         try cache.index.withConnection { connection throws(CacheError) in
             try connection.write(
-                "UPDATE entries SET fetched_at = ? - (id % 120) * 86400 - 7200, accessed_at = ? - (id % 45) * 86400 - (id % 24) * 3600",
+                "UPDATE entries SET fetched_at = ? - (id / 4 % 120) * 86400 - 7200, accessed_at = ? - (id / 4 % 45) * 86400 - (id / 4 % 24) * 3600",
                 [.real(now), .real(now)])
         }
         try cache.flush()

@@ -31,7 +31,7 @@ extension CacheIndex {
                 format = ?6, width = ?7, height = ?8, etag = ?9, last_modified = ?10, checksum = ?11,
                 modified_at = ?13, accessed_at = ?14, validated_at = ?15, frames = ?16,
                 variant_of = ?17, variant = ?18
-            WHERE relative_path = ?4
+            WHERE \(IndexRowID.matches("?4"))
             """, entry.values)
     }
 
@@ -51,12 +51,12 @@ extension CacheIndex {
     }
 
     /// Made once: every URL of a run is looked up by it.
-    private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE relative_path = ?"
+    private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
 
     /// The rows for `relativePaths`, in their order (nil where there is none; a path listed twice is
     /// answered twice), read by one statement: a statement's start and end cost more than the row it
     /// finds, so `verify` and a run ask for their keys a batch at a time. Each row is found by its
-    /// path's unique index, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
+    /// path's row ids, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
     func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
         let root = root
         let read = { (connection: IndexConnection) throws(CacheError) -> [(Int, CacheEntry)] in
@@ -74,13 +74,13 @@ extension CacheIndex {
     /// `wanted.key` is the path's place in the list.
     private static let entriesByPaths = """
         SELECT \(IndexSchema.entryColumns), wanted.key FROM json_each(?1) AS wanted
-        CROSS JOIN entries ON entries.relative_path = wanted.value
+        CROSS JOIN entries ON \(IndexRowID.matches("wanted.value"))
         """
 
     func deleteEntry(relativePath: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.writing { () throws(CacheError) in
-                try connection.deleteEntries(where: "relative_path = ?", [.text(relativePath)])
+                try connection.deleteEntries(where: IndexRowID.matches("?1"), [.text(relativePath)])
             }
         }
     }
@@ -95,7 +95,7 @@ extension CacheIndex {
     func adopt(relativePath: String, url: String, key: String, setName: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.write(
-                "UPDATE entries SET url = ?, cache_key = ?, set_name = ? WHERE relative_path = ? AND url IS NULL",
+                "UPDATE entries SET url = ?1, cache_key = ?2, set_name = ?3 WHERE \(IndexRowID.matches("?4")) AND url IS NULL",
                 [.text(url), .text(key), .text(setName), .text(relativePath)])
         }
     }
@@ -105,9 +105,9 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in
             try connection.write(
                 """
-                UPDATE entries SET etag = coalesce(?, etag), last_modified = coalesce(?, last_modified),
-                    modified_at = ?, validated_at = ?, accessed_at = max(accessed_at, ?) WHERE relative_path = ?
-                """, [.text(etag), .text(lastModified), .date(time), .date(time), .date(time), .text(relativePath)])
+                UPDATE entries SET etag = coalesce(?1, etag), last_modified = coalesce(?2, last_modified),
+                    modified_at = ?3, validated_at = ?3, accessed_at = max(accessed_at, ?3) WHERE \(IndexRowID.matches("?4"))
+                """, [.text(etag), .text(lastModified), .date(time), .text(relativePath)])
         }
     }
 

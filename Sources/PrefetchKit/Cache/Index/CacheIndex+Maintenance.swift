@@ -78,7 +78,7 @@ extension CacheIndex {
         }
     }
 
-    /// The ids of the rows `rule` takes, in row order (the order rows were first stored).
+    /// The ids of the rows `rule` takes, in row order (by fan-out folder, then by the path's hash).
     func ids(where rule: RemovalRule) throws(CacheError) -> [Int64] {
         try withConnection { connection throws(CacheError) in
             try connection.query("SELECT id FROM entries WHERE \(rule.condition) ORDER BY id", rule.values) { $0.int64(0) }
@@ -95,8 +95,9 @@ extension CacheIndex {
         try withConnection { connection throws(CacheError) in try connection.candidates(ids: ids, where: nil) }
     }
 
-    /// The rows whose relative path starts with `prefix` (one fan-out folder or name prefix), by range
-    /// on the path's unique index. Cache file names are ASCII, so every match sorts below `prefix + "\u{7f}"`.
+    /// The rows whose relative path starts with `prefix` (one fan-out folder or name prefix of two hex
+    /// digits), by the range of row ids of its slice (`IndexRowID.slice(ofPrefix:)`). Cache file names
+    /// are ASCII, so every match sorts below `prefix + "\u{7f}"`.
     func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
         try withConnection { connection throws(CacheError) in try connection.rows(withPathPrefix: prefix) }
     }
@@ -145,7 +146,7 @@ struct MaintenanceTransaction {
     func entry(relativePath: String) throws(CacheError) -> IndexedEntry? {
         let root = root
         return try connection.query(
-            "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE relative_path = ?", [.text(relativePath)]
+            "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE \(IndexRowID.matches("?1"))", [.text(relativePath)]
         ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }.first
     }
 
@@ -252,9 +253,10 @@ extension IndexConnection {
 
     /// The rows whose relative path starts with `prefix` (see `CacheIndex.rows(withPathPrefix:)`).
     func rows(withPathPrefix prefix: String) throws(CacheError) -> [RemovalCandidate] {
-        try query(
-            "SELECT \(Self.candidateColumns) FROM entries WHERE relative_path >= ? AND relative_path < ?",
-            [.text(prefix), .text(prefix + "\u{7f}")], Self.candidate)
+        let slice = IndexRowID.slice(ofPrefix: prefix)
+        return try query(
+            "SELECT \(Self.candidateColumns) FROM entries WHERE id BETWEEN ? AND ? AND relative_path >= ? AND relative_path < ?",
+            [.integer(slice.lowerBound), .integer(slice.upperBound), .text(prefix), .text(prefix + "\u{7f}")], Self.candidate)
     }
 
     /// The rows linked to the originals at `relativePaths` (the partial index `entries_variant_of`), in row order.

@@ -26,7 +26,7 @@ extension CacheIndex {
 
     private static func stamp(relativePath: String, on connection: IndexConnection) throws(CacheError) -> EntryStamp? {
         try connection.query(
-            "SELECT modified_at, checksum FROM entries WHERE relative_path = ?", [.text(relativePath)]
+            "SELECT modified_at, checksum FROM entries WHERE \(IndexRowID.matches("?1"))", [.text(relativePath)]
         ) { EntryStamp(modifiedAt: $0.date(0) ?? .distantPast, checksum: $0.text(1)) }.first
     }
 

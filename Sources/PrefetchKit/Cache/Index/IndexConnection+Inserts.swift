@@ -1,3 +1,5 @@
+internal import CSQLite
+
 /// Inserting entry rows: the one way rows enter the entries table. What a batch inserts is added to the
 /// running totals (`IndexTotals`) and the largest entries (`IndexLargest`) in one go, before anything
 /// else in the batch changes or reads them and at the latest as the batch commits: one read of the
@@ -5,18 +7,26 @@
 /// per row by trigger (bench/RESULTS.md, "Design figures"). Updates keep theirs by trigger.
 extension IndexConnection {
     /// Inserts the entry's row unless one has its relative path; true when it did. Counts as one write
-    /// of the batch.
+    /// of the batch. The row takes the first free slot of its path's (`IndexRowID`); the open batch
+    /// holds the index's write lock, so no other writer takes it meanwhile.
     func insertEntry(_ entry: CacheEntry) throws(CacheError) -> Bool {
         try beginIfNeeded()
-        try statement(
-            """
-            INSERT INTO entries(\(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(relative_path) DO NOTHING
-            """
-        ).run(entry.values)
-        let inserted = database.changes == 1
-        if inserted {
-            insertedRows.append((database.lastInsertedRowID, entry.size))
+        let base = IndexRowID.base(of: entry.relativePath)
+        let slots = try query(
+            "SELECT id, relative_path = ?3 FROM entries WHERE id BETWEEN ?1 AND ?2",
+            [.integer(base), .integer(base + IndexRowID.slots - 1), .text(entry.relativePath)]
+        ) { (id: $0.int64(0), isTheEntry: $0.int64(1) == 1) }
+        var inserted = false
+        if !slots.contains(where: \.isTheEntry) {
+            guard let id = (base..<base + IndexRowID.slots).first(where: { slot in !slots.contains { $0.id == slot } }) else {
+                throw .index(operation: "store \(entry.relativePath)", code: SQLITE_FULL,
+                             message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
+            }
+            try statement(
+                "INSERT INTO entries(id, \(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ).run([.integer(id)] + entry.values)
+            insertedRows.append((id, entry.size))
+            inserted = true
         }
         try countWrite()
         return inserted

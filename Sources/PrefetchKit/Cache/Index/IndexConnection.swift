@@ -4,7 +4,7 @@ import Foundation
 /// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s lock.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
-    static let schemaVersion = "13"
+    static let schemaVersion = "14"
 
     let database: IndexDatabase
     private var statements: [String: IndexStatement] = [:]
@@ -94,12 +94,12 @@ final class IndexConnection {
             try beginIfNeeded()
             // One statement for the batch's uses, their paths and times as one JSON list: a statement
             // per row cost more in its start and end than the row's update (a warm rerun's are written
-            // 256 at a time). Each row is found by its path's unique index, as before.
+            // 256 at a time). Each row is found by its path's row ids, as one at a time.
             let update = try statement(
                 """
                 UPDATE entries SET accessed_at = max(accessed_at, touched.time)
                 FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
-                WHERE entries.relative_path = touched.path
+                WHERE \(IndexRowID.matches("touched.path"))
                 """)
             try update.run([IndexValue.touchList(pendingTouches)])
             pendingTouches.removeAll(keepingCapacity: true)

@@ -36,6 +36,7 @@ final class IndexDatabase {
         }
         self.handle = db
         self.path = path
+        IndexRowID.register(on: db)
         // Waits up to `busyTimeout` for another connection's write lock, retrying every 200 µs rather
         // than with SQLite's growing sleeps (up to 100 ms): a process that writes in back-to-back batch
         // transactions (a run) frees the lock only for the moment between a commit and its next

@@ -1,5 +1,6 @@
 /// The index's tables. Times are seconds since 1970 (REAL). The relative path is an entry's
-/// identity (it is a function of the cache key); the key itself is unknown for rescanned files.
+/// identity (it is a function of the cache key), and the row id a function of the path
+/// (`IndexRowID`); the key itself is unknown for rescanned files.
 ///
 /// Two of the clocks have an index: `accessed_at` (a trim's least-recently-used walk, expiry by access)
 /// and `fetched_at` (stats' oldest and newest, expiry by creation). `modified_at` has none: only an
@@ -12,9 +13,7 @@ enum IndexSchema {
             value TEXT NOT NULL
         );
         \(entriesTable);
-        CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
-        CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
-        \(variantIndex);
+        \(entriesIndexes);
         CREATE TABLE IF NOT EXISTS failures (
             cache_key TEXT PRIMARY KEY,
             url TEXT NOT NULL,
@@ -33,16 +32,22 @@ enum IndexSchema {
         );
         """ + IndexTotals.create + IndexLargest.create + IndexPartials.create + IndexFreshness.create
 
-    /// The entries table. The relative path is the identity; the cache key has no index of its own
-    /// (nothing looks an entry up by key, and the path is a function of the key): one would cost every
-    /// store and every removal a random B-tree page more.
-    static let entriesTable = """
-        CREATE TABLE IF NOT EXISTS entries (
+    /// The entries table. The relative path is the identity, found through the row id made from it
+    /// (`IndexRowID`), so neither it nor the cache key has an index of its own (nothing looks an entry
+    /// up by key, and the path is a function of the key): one would cost every store and every removal
+    /// a random B-tree page more. Each path has one row: the store path checks its slots under the
+    /// index's write lock (`IndexConnection.insertEntry`).
+    static let entriesTable = entriesTable(named: "entries")
+
+    /// The entries table under another name (`IndexMigration.rowIDs` fills one to take its place).
+    static func entriesTable(named name: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(name) (
             id INTEGER PRIMARY KEY,
             url TEXT,
             cache_key TEXT,
             set_name TEXT,
-            relative_path TEXT NOT NULL UNIQUE,
+            relative_path TEXT NOT NULL,
             byte_size INTEGER NOT NULL,
             format TEXT,
             width INTEGER,
@@ -59,11 +64,19 @@ enum IndexSchema {
             variant TEXT
         )
         """
+    }
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
     static let entryColumns = """
         url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
         checksum, fetched_at, modified_at, accessed_at, validated_at, frames, variant_of, variant
+        """
+
+    /// The entries table's indexes: its two clocks and its variants.
+    static let entriesIndexes = """
+        CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
+        CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
+        \(variantIndex)
         """
 
     /// An original's variants by its relative path; partial, so originals cost it nothing.
