@@ -2,7 +2,9 @@
 """Writes N-1 entry rows of the shape cache-filler stores (URLs over 8 hosts and 5 sets, sizes
 204-2,203 bytes, ages spread over 30 days as age.py gives them) straight into the index of an
 existing cache, without the files: for measuring the index's share of a clean (every unlink then
-finds nothing). Usage: fake_index.py CACHE_DIR N   (make CACHE_DIR with `cache-filler DIR 1` first)"""
+finds nothing). The rows get SQLite's own row ids, not the ones index schema 14 makes from their paths
+(XXH3 is not in Python's standard library), so prefetchd does not find them by path: a model of
+deletes only. Usage: fake_index.py CACHE_DIR N   (make CACHE_DIR with `cache-filler DIR 1` first)"""
 import hashlib, os, random, sqlite3, sys, time
 root, n = sys.argv[1], int(sys.argv[2])
 db = sqlite3.connect(os.path.join(root, "index.sqlite"))

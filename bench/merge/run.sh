@@ -10,8 +10,8 @@
 # - floor: `cp -a` of an empty cache (CACHEDIR.TAG, its 256 fan-out folders and an empty index made
 #   by prefetchd, outside the timing) to DST, then `cp -al S/?? DST/` for each shard (hard links of
 #   every entry file into the fan-out folders), then one sqlite3 CLI invocation:
-#   ATTACH each shard's index.sqlite; BEGIN; INSERT INTO entries(<every column but id>) SELECT the same
-#   FROM each shard's entries; COMMIT. The floor does less than merge: no newer-fetch test per key, no
+#   ATTACH each shard's index.sqlite; BEGIN; INSERT INTO entries(<every column>) SELECT the same
+#   FROM each shard's entries (the row ids made from the paths, as prefetchd gave them); COMMIT. The floor does less than merge: no newer-fetch test per key, no
 #   temp name and rename (no partial file under a final name), no size check, no running totals or
 #   largest entries, no ledger or runs, no lock.
 # Every row must leave 3 x ENTRIES rows and as many files under final names (checked each time).
@@ -54,9 +54,9 @@ floor() {
   sqlite3 "$dst/index.sqlite" <<SQL
 ATTACH '$work/s0/index.sqlite' AS s0; ATTACH '$work/s1/index.sqlite' AS s1; ATTACH '$work/s2/index.sqlite' AS s2;
 BEGIN;
-INSERT INTO entries($columns) SELECT $columns FROM s0.entries;
-INSERT INTO entries($columns) SELECT $columns FROM s1.entries;
-INSERT INTO entries($columns) SELECT $columns FROM s2.entries;
+INSERT INTO entries(id, $columns) SELECT id, $columns FROM s0.entries;
+INSERT INTO entries(id, $columns) SELECT id, $columns FROM s1.entries;
+INSERT INTO entries(id, $columns) SELECT id, $columns FROM s2.entries;
 COMMIT;
 SQL
 }

@@ -102,12 +102,12 @@ import Testing
             let changed = try cache.store(data: Data("other text".utf8), as: NewEntry(url: "https://c.example/b", key: "https://c.example/b"))
             try Data("OTHER TEXT".utf8).write(to: URL(fileURLWithPath: changed.path))
             let actual = try ContentHasher.checksum(ofFileAt: changed.path)
-            // Then fsck refuses the PNG rows (in row order) and the changed file, and keeps the
+            // Then fsck refuses the PNG rows and the changed file (in row order), and keeps the
             // unvalidated file that is as it was stored
             let refused = entries.map { CacheProblem.invalidFile(relativePath: $0.relativePath, reason: "refused") }
-            try expectRepaired(cache, refused + [
+            try expectRepaired(cache, inRowOrder(refused + [
                 .checksumMismatch(relativePath: changed.relativePath, expected: changed.checksum ?? "", actual: actual),
-            ], validate: { _ in "refused" })
+            ], path: \.relativePath), validate: { _ in "refused" })
             #expect(FileManager.default.fileExists(atPath: kept.path))
             #expect(try cache.index.entryCount() == 1)
         }
@@ -128,7 +128,8 @@ import Testing
                 .orphanFile(relativePath: text.relativePath),
                 .invalidFile(relativePath: entries[0].relativePath, reason: "refused"),
             ]
-            try expectRepaired(cache, rows + orphans.sorted { $0.relativePath < $1.relativePath }, validate: { _ in "refused" })
+            try expectRepaired(cache, inRowOrder(rows, path: \.relativePath) + orphans.sorted { $0.relativePath < $1.relativePath },
+                               validate: { _ in "refused" })
             #expect(FileManager.default.fileExists(atPath: text.path))
             #expect(!FileManager.default.fileExists(atPath: entries[0].path))
         }

@@ -71,3 +71,14 @@ func testPolicy(
 func tempLeftovers(root: String) throws -> [String] {
     try DiskCache.names(in: root + "/tmp").filter { !SpaceReserve.names.contains($0) }
 }
+
+/// `items` in row order, the order in which a clean removes and a check reads the entries: by the row
+/// ids made from their relative paths (`IndexRowID`; no two paths of a test share one).
+func inRowOrder<Item>(_ items: [Item], path: (Item) -> String) -> [Item] {
+    items.sorted { IndexRowID.base(of: path($0)) < IndexRowID.base(of: path($1)) }
+}
+
+/// Relative paths in row order.
+func inRowOrder(_ paths: [String]) -> [String] {
+    inRowOrder(paths) { $0 }
+}
