@@ -23,7 +23,7 @@ import Testing
         let touches = Dictionary(uniqueKeysWithValues: Self.texts.enumerated().map { ($1, 1_764_600_000.25 + Double($0)) })
         let statement = try IndexStatement(
             database, "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1)")
-        try statement.bind([.touchList(touches)])
+        try statement.bind([.touchList(touches.map { ($0.key, $0.value) })])
         var back: [String: Double] = [:]
         while try statement.step() { back[statement.text(0) ?? "nil"] = statement.double(1) }
         #expect(back == touches)

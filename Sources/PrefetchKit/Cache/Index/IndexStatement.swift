@@ -133,9 +133,9 @@ enum IndexValue: Hashable {
 
     /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, bound as one
     /// parameter and read back by `json_each` (a Double's description reads back as the same Double).
-    static func touchList(_ touches: [String: Double]) -> IndexValue {
+    static func touchList(_ touches: some Sequence<(String, Double)>) -> IndexValue {
         var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(touches.count * 96)
+        json.reserveCapacity(touches.underestimatedCount * 96)
         for (path, time) in touches {
             if json.count > 1 { json.append(UInt8(ascii: ",")) }  // after the first pair
             json.append(UInt8(ascii: "["))
