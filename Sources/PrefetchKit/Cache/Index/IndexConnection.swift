@@ -76,14 +76,14 @@ final class IndexConnection {
         return rows
     }
 
-    /// Remembers a use of the entry at `relativePath`; written with the next flush.
     /// The uses a batch holds before it is written, at the least: a run's uses fall on rows all over the
     /// table (row ids are made from paths), so each written batch rewrites about one page a use, and the
-    /// fewer batches, the fewer times each page is written. A warm rerun of 20,000 URLs took 0.44 s
-    /// with 256 a batch, 0.35 s with 8,192 and 0.30 s with 65,536 (bench/RESULTS.md, "Row ids from
+    /// fewer batches, the fewer times each page is written. A warm rerun of 20,000 URLs took 0.46 s
+    /// with 256 a batch, 0.34 s with 8,192 and 0.30 s with 65,536 (bench/RESULTS.md, "Row ids from
     /// paths"). A use not yet written when the process dies is only a later last use lost.
     static let touchRows = 65_536
 
+    /// Remembers a use of the entry at `relativePath`; written with the next flush.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
         pendingTouches[relativePath] = time.timeIntervalSince1970
         if pendingTouches.count >= max(batchRows, Self.touchRows) { try commit() }
