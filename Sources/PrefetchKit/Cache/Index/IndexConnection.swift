@@ -77,11 +77,13 @@ final class IndexConnection {
     }
 
     /// The uses a batch holds before it is written, at the least: a run's uses fall on rows all over the
-    /// table (row ids are made from paths), so each written batch rewrites about one page a use, and the
-    /// fewer batches, the fewer times each page is written. A warm rerun of 20,000 URLs took 0.46 s
-    /// with 256 a batch, 0.34 s with 8,192 and 0.30 s with 65,536 (bench/RESULTS.md, "Row ids from
-    /// paths"). A use not yet written when the process dies is only a later last use lost.
-    static let touchRows = 65_536
+    /// table (row ids are made from paths), so each written batch rewrites about one page a use, and
+    /// the fewer batches, the fewer times a small cache's pages are written; but every page a batch
+    /// dirties stays in memory until it commits. A warm rerun of 20,000 URLs took 0.46 s with 256 a
+    /// batch, 0.34 s with 8,192 and 0.30 s with 65,536, and one of 1,000,000 URLs the same 31-33 s with
+    /// any, its peak RSS 49 MiB with 256, 65 MiB with 4,096 and 199 MiB with 65,536 (bench/RESULTS.md, "Row
+    /// ids from paths"). A use not yet written when the process dies is only a later last use lost.
+    static let touchRows = 4096
 
     /// Remembers a use of the entry at `relativePath`; written with the next flush.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
