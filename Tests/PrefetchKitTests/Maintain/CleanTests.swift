@@ -121,7 +121,7 @@ import Testing
                 trimmed.append(item.relativePath)
             })
 
-            // Then entry 3 stays (its row comes after the first batch's), and the trim still reaches the
+            // Then entry 3 stays (its row comes after the first batch's, by these keys' hashes), and the trim still reaches the
             // low-water mark by taking entry 6 next
             let gone = inRowOrder([0, 1, 2, 4, 5].map { cache.relativePath(forKey: keys[$0]) }) + [cache.relativePath(forKey: keys[6])]
             #expect(trimmed == gone)

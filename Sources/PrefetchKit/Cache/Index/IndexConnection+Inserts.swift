@@ -14,11 +14,11 @@ extension IndexConnection {
         let base = IndexRowID.base(of: entry.relativePath)
         let slots = try query(
             "SELECT id, relative_path = ?3 FROM entries WHERE id BETWEEN ?1 AND ?2",
-            [.integer(base), .integer(base + IndexRowID.slots - 1), .text(entry.relativePath)]
+            [.integer(base), .integer(base + (IndexRowID.slots - 1)), .text(entry.relativePath)]
         ) { (id: $0.int64(0), isTheEntry: $0.int64(1) == 1) }
         var inserted = false
         if !slots.contains(where: \.isTheEntry) {
-            guard let id = (base..<base + IndexRowID.slots).first(where: { slot in !slots.contains { $0.id == slot } }) else {
+            guard let id = (base...base + (IndexRowID.slots - 1)).first(where: { slot in !slots.contains { $0.id == slot } }) else {
                 throw .index(operation: "store \(entry.relativePath)", code: SQLITE_FULL,
                              message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
             }

@@ -103,7 +103,7 @@ final class IndexConnection {
             try beginIfNeeded()
             // One statement for the batch's uses, their paths and times as one JSON list: a statement
             // per row cost more in its start and end than the row's update (a warm rerun's are written
-            // 256 at a time). Each row is found by its path's row ids, as one at a time.
+            // `touchRows` at a time). Each row is found by its path's row ids, as one at a time.
             let update = try statement(
                 """
                 UPDATE entries SET accessed_at = max(accessed_at, touched.time)

@@ -20,7 +20,8 @@ enum IndexRowID {
     /// The slots a path's row may take.
     static let slots: Int64 = 4
 
-    /// The lowest id a row of `relativePath` may take.
+    /// The lowest id a row of `relativePath` may take; the highest is `base + (slots - 1)`, at most
+    /// `Int64.max` (so add the slots after subtracting one, never `base + slots`).
     static func base(of relativePath: String) -> Int64 {
         var path = relativePath
         return path.withUTF8 { base(of: $0) }
