@@ -13,6 +13,7 @@ import Testing
         let base = IndexRowID.base(of: path)
         #expect(base >= 0)
         #expect(base % IndexRowID.slots == 0)
+        #expect(IndexRowID.slotIDs(of: path) == base...base + 3)
         #expect(IndexRowID.slice(ofPrefix: "ab/").contains(base))
         #expect(IndexRowID.slice(ofPrefix: "ab").contains(IndexRowID.base(of: "ab0123456789abcdef0123456789abcd.png")))
         #expect(!IndexRowID.slice(ofPrefix: "ac/").contains(base))

@@ -11,14 +11,14 @@ extension IndexConnection {
     /// holds the index's write lock, so no other writer takes it meanwhile.
     func insertEntry(_ entry: CacheEntry) throws(CacheError) -> Bool {
         try beginIfNeeded()
-        let base = IndexRowID.base(of: entry.relativePath)
+        let slotIDs = IndexRowID.slotIDs(of: entry.relativePath)
         let slots = try query(
             "SELECT id, relative_path = ?3 FROM entries WHERE id BETWEEN ?1 AND ?2",
-            [.integer(base), .integer(base + (IndexRowID.slots - 1)), .text(entry.relativePath)]
+            [.integer(slotIDs.lowerBound), .integer(slotIDs.upperBound), .text(entry.relativePath)]
         ) { (id: $0.int64(0), isTheEntry: $0.int64(1) == 1) }
         var inserted = false
         if !slots.contains(where: \.isTheEntry) {
-            guard let id = (base...base + (IndexRowID.slots - 1)).first(where: { slot in !slots.contains { $0.id == slot } }) else {
+            guard let id = slotIDs.first(where: { slot in !slots.contains { $0.id == slot } }) else {
                 throw .index(operation: "store \(entry.relativePath)", code: SQLITE_FULL,
                              message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
             }

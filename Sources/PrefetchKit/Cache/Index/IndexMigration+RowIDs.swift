@@ -10,9 +10,9 @@ extension IndexMigration {
     /// (or the columns and indexes used here) must write schema 14's here.
     static let rowIDs = Step(from: "13", to: "14", statements: """
         \(IndexSchema.entriesTable(named: "entries_v14"));
-        INSERT INTO entries_v14(id, \(columns))
-        SELECT base + row_number() OVER (PARTITION BY base ORDER BY old_id) - 1, \(columns)
-        FROM (SELECT path_id(relative_path) AS base, id AS old_id, \(columns) FROM entries)
+        INSERT INTO entries_v14(id, \(IndexSchema.entryColumns))
+        SELECT base + row_number() OVER (PARTITION BY base ORDER BY old_id) - 1, \(IndexSchema.entryColumns)
+        FROM (SELECT path_id(relative_path) AS base, id AS old_id, \(IndexSchema.entryColumns) FROM entries)
         ORDER BY 1;
         DROP TABLE entries;
         ALTER TABLE entries_v14 RENAME TO entries;
@@ -21,6 +21,4 @@ extension IndexMigration {
         \(IndexLargest.triggers)
         \(IndexLargest.refill)
         """)
-
-    private static let columns = IndexSchema.entryColumns
 }

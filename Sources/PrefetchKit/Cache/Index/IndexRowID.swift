@@ -20,8 +20,7 @@ enum IndexRowID {
     /// The slots a path's row may take.
     static let slots: Int64 = 4
 
-    /// The lowest id a row of `relativePath` may take; the highest is `base + (slots - 1)`, at most
-    /// `Int64.max` (so add the slots after subtracting one, never `base + slots`).
+    /// The lowest id a row of `relativePath` may take (`slotIDs(of:)` for all four).
     static func base(of relativePath: String) -> Int64 {
         var path = relativePath
         return path.withUTF8 { base(of: $0) }
@@ -31,6 +30,12 @@ enum IndexRowID {
         let slice = bytes.count >= 2 ? slice(bytes[0], bytes[1]) : 0
         let hash = XXH3_64bits(bytes.baseAddress, bytes.count)
         return Int64(slice) << 55 | Int64(hash >> 11) << 2
+    }
+
+    /// The ids a row of `relativePath` may take: its four slots, the highest at most `Int64.max`.
+    static func slotIDs(of relativePath: String) -> ClosedRange<Int64> {
+        let base = base(of: relativePath)
+        return base...base + (slots - 1)
     }
 
     /// The ids of the rows whose paths start with the two characters of `prefix` (a fan-out folder).
