@@ -51,6 +51,11 @@ struct CleanPass {
 
     /// The least recently used rows (then by id) that together free `budget` bytes (the last one reaching
     /// it included), in row order, and the rule that still takes them later; nil when there are none.
+    ///
+    /// The whole hours of last use that the running totals say free less than `budget` are taken by
+    /// their ids alone, from the index (`RemovalRule.usedBefore(hour:)`); the walk reads rows, their sizes
+    /// from the table, only from the hour that reaches it. A dry run that skips rows, or has rows of
+    /// interrupted removals counted already, walks them all.
     private func leastRecentlyUsed(
         freeing budget: Int64, skipping: RemovalRule?
     ) throws(MaintenanceError) -> (ids: [Int64], rule: RemovalRule)? {
@@ -58,9 +63,18 @@ struct CleanPass {
         walk.paths = !droppedAhead.isEmpty  // only a dry run's rows of interrupted removals are told by path
         var ids: [Int64] = []
         var freed: Int64 = 0
+        var rule: RemovalRule?
+        var page = Self.walkPage
+        if skipping == nil && droppedAhead.isEmpty, let whole = try wholeHours(freeing: budget) {
+            rule = .usedBefore(hour: whole.next.hour)
+            ids = try wrap { () throws(CacheError) in try cache.index.ids(where: .usedBefore(hour: whole.next.hour)) }
+            freed = whole.bytes
+            walk.fromHour = whole.next.hour
+            page = min(page, whole.next.entries + 1)
+        }
         walking: while freed < budget {
-            let page = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: Self.walkPage) }
-            for candidate in page {
+            let rows = try wrap { () throws(CacheError) in try cache.index.candidates(of: walk, limit: page) }
+            for candidate in rows {
                 guard freed < budget else { break walking }
                 walk.cursor = candidate
                 // (a dry run's rows of interrupted removals are already counted as dropped)
@@ -68,10 +82,24 @@ struct CleanPass {
                 ids.append(candidate.id)
                 freed += candidate.size
             }
-            guard page.count == Self.walkPage else { break }
+            guard rows.count == page else { break }
+            page = Self.walkPage
         }
-        guard let last = walk.cursor else { return nil }
-        return (ids.sorted(), .usedNoLaterThan(last))
+        if let last = walk.cursor { rule = .usedNoLaterThan(last) }
+        guard let rule, !ids.isEmpty else { return nil }
+        return (ids.sorted(), rule)
+    }
+
+    /// The oldest hours of last use, by the running totals, whose bytes together stay under `budget`:
+    /// those bytes and the hour after them; nil when there is none such, or that hour is not after the
+    /// first hour of 1970 (see `LeastRecentlyUsedWalk.fromHour`).
+    private func wholeHours(freeing budget: Int64) throws(MaintenanceError) -> (bytes: Int64, next: AccessHour)? {
+        var bytes: Int64 = 0
+        for hour in try wrap({ () throws(CacheError) in try cache.index.accessHours() }) {
+            guard bytes + hour.bytes < budget else { return bytes > 0 && hour.hour >= 1 ? (bytes, hour) : nil }
+            bytes += hour.bytes
+        }
+        return nil
     }
 
     /// Rows a least-recently-used walk reads at a time.

@@ -100,4 +100,40 @@ import Testing
             #expect(Set(try scanFiles(cache).keys) == left)
         }
     }
+
+    /// Twenty-four entries of 1,000 bytes last used three to an hour over eight hours (in each hour one,
+    /// then two at the same second), trimmed by 5,000, 6,000 and 7,000 bytes: the whole hours the
+    /// totals say fit go by their ids, the hour that reaches the mark by a walk, ties by row id.
+    @Test(arguments: [5, 6, 7])
+    func aTrimAcrossHoursOfLastUseTakesTheLeastRecentlyUsedThenByRowID(gone: Int) throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given the entries, entry 0 in the oldest hour
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 24, length: { _ in 992 })
+            let now = Self.wholeSecondNow()
+            let firstHour = (now.timeIntervalSince1970 / 3_600).rounded(.down) * 3_600 - 48 * 3_600
+            let used = { (number: Int) in
+                Date(timeIntervalSince1970: firstHour + Double(number / 3) * 3_600 + (number % 3 == 0 ? 600 : 1_200))
+            }
+            try setAllClocks(cache, keys: keys, when: used)
+            #expect(try cache.index.totalsDrift() == nil)
+            let policy = testPolicy(maxSize: 20_000, trimTo: Double(24 - gone) / 20)
+            #expect(policy.lowWaterMark == Int64((24 - gone) * 1_000))
+
+            // When a dry run and then a clean trim it
+            let dry = try CacheCleaner(cache, policy: policy).run(dryRun: true, now: now)
+            let report = try CacheCleaner(cache, policy: policy).run(now: now)
+
+            // Then the first `gone` by last use, then by row id, went, and no more
+            let byUse = keys.indices.map { (used($0), cache.relativePath(forKey: keys[$0])) }
+                .sorted { ($0.0, IndexRowID.base(of: $0.1)) < ($1.0, IndexRowID.base(of: $1.1)) }.map(\.1)
+            let expected = CleanTally(entries: gone, bytes: Int64(gone * 1_000))
+            #expect(dry.trimmed == expected)
+            #expect(report.trimmed == expected)
+            let left = Set(byUse.dropFirst(gone))
+            #expect(try indexedPaths(cache) == left)
+            #expect(Set(try scanFiles(cache).keys) == left)
+            #expect(try cache.index.totalsDrift() == nil)
+        }
+    }
 }

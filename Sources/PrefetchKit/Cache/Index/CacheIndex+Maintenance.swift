@@ -50,6 +50,24 @@ struct RemovalRule: Sendable {
             values: [.real(last.accessedAt), .real(last.accessedAt), .integer(last.id)]
         )
     }
+
+    /// Rows last used in an hour before `hour`, by the hour the running totals count a use in
+    /// (`IndexTotals`, `accessed_hour`): a range of the `entries_accessed_at` index, filtered on the
+    /// index's own column, so its ids are read without the table.
+    static func usedBefore(hour: Int64) -> RemovalRule {
+        RemovalRule(
+            condition: "(accessed_at < ? AND CAST(accessed_at / 3600 AS INTEGER) < ?)",
+            values: [.real(Double(hour) * 3_600 + 1), .integer(hour)]
+        )
+    }
+}
+
+/// One hour of last uses as the running totals hold it (`accessed_hour`): the entries last used in it
+/// and their bytes.
+struct AccessHour: Sendable {
+    var hour: Int64
+    var entries: Int
+    var bytes: Int64
 }
 
 /// A walk over the entries least recently used first (then by row id), in pages: each page starts after
@@ -61,6 +79,9 @@ struct LeastRecentlyUsedWalk {
     /// Whether the candidates carry their relative paths (empty otherwise: the walk needs only ids,
     /// sizes and last uses).
     var paths = true
+    /// Before the first page: where the walk starts, the first hour of last use (by the totals' hour,
+    /// as `RemovalRule.usedBefore(hour:)`; at least 1) it reads; nil, from the least recently used.
+    var fromHour: Int64?
 
     init(skipping: RemovalRule? = nil) {
         self.skipping = skipping
@@ -79,9 +100,21 @@ extension CacheIndex {
     }
 
     /// The ids of the rows `rule` takes, in row order (by fan-out folder, then by the path's hash).
+    /// Sorted here: with an `ORDER BY id` SQLite scans the table in row order rather than read a
+    /// clock's index alone and sort.
     func ids(where rule: RemovalRule) throws(CacheError) -> [Int64] {
         try withConnection { connection throws(CacheError) in
-            try connection.query("SELECT id FROM entries WHERE \(rule.condition) ORDER BY id", rule.values) { $0.int64(0) }
+            try connection.query("SELECT id FROM entries WHERE \(rule.condition)", rule.values) { $0.int64(0) }
+        }.sorted()
+    }
+
+    /// The hours of last use the running totals count entries in, oldest first.
+    func accessHours() throws(CacheError) -> [AccessHour] {
+        try withConnection { connection throws(CacheError) in
+            try connection.settleInserted()
+            return try connection.query(
+                "SELECT value, entries, bytes FROM entry_totals WHERE dimension = 'accessed_hour' AND entries > 0 ORDER BY value", []
+            ) { AccessHour(hour: $0.int64(0), entries: Int($0.int64(1)), bytes: $0.int64(2)) }
         }
     }
 
@@ -214,6 +247,9 @@ extension IndexConnection {
         if let cursor = walk.cursor {
             conditions.append("accessed_at >= ? AND (accessed_at > ? OR id > ?)")
             values += [.real(cursor.accessedAt), .real(cursor.accessedAt), .integer(cursor.id)]
+        } else if let hour = walk.fromHour {
+            conditions.append("accessed_at >= ? AND CAST(accessed_at / 3600 AS INTEGER) >= ?")
+            values += [.real(Double(hour) * 3_600 - 1), .integer(hour)]
         }
         if let skipping = walk.skipping {
             conditions.append("NOT (\(skipping.condition))")

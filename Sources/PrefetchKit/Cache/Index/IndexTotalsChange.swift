@@ -1,41 +1,74 @@
 /// What rows added to or took from each (dimension, value) group of the running totals
 /// (`IndexTotals`), gathered in memory and written as one upsert per group.
+///
+/// Rows are counted in row order, where neighbours mostly share a format, a set and a host: each
+/// dimension keeps its latest value's amount aside and adds it to its group only when another value
+/// comes, so such a run of rows costs one dictionary lookup, not one a row (a clean's batch of 16,384
+/// rows looked its groups up 294,912 times before).
 struct IndexTotalsChange {
     struct Group: Hashable {
         var dimension: Int
         var value: IndexValue
     }
 
-    private(set) var groups: [Group: (entries: Int64, bytes: Int64, frames: Int64)] = [:]
+    /// Entries, bytes and frames added (or, negative, taken).
+    struct Amount {
+        var entries: Int64 = 0
+        var bytes: Int64 = 0
+        var frames: Int64 = 0
+
+        mutating func add(_ other: Amount) {
+            entries += other.entries
+            bytes += other.bytes
+            frames += other.frames
+        }
+    }
+
+    /// Every group's amount but the latest value's of each dimension (in `latest`).
+    private var counted: [Group: Amount] = [:]
+    /// By dimension: the value of the last row counted and the amount of the rows that had it since
+    /// the last row that did not.
+    private var latest: [(value: IndexValue, amount: Amount)?] = Array(repeating: nil, count: IndexTotals.dimensions.count)
     private(set) var rows = 0
+
+    /// Every group touched and its amount.
+    var groups: [Group: Amount] {
+        var groups = counted
+        for (dimension, last) in latest.enumerated() {
+            guard let last else { continue }
+            groups[Group(dimension: dimension, value: last.value), default: Amount()].add(last.amount)
+        }
+        return groups
+    }
 
     /// Counts the row `row` is on, `sign` times: its size in column `sizeColumn`, its frames
     /// (`IndexTotals.framesColumn`) in the next, its dimension values (`IndexTotals.valueColumns`) in
     /// the columns after those.
     mutating func count(_ row: IndexStatement, sizeColumn: Int32, sign: Int64) {
-        let bytes = sign * row.int64(sizeColumn)
-        let frames = sign * row.int64(sizeColumn + 1)
+        let amount = Amount(entries: sign, bytes: sign * row.int64(sizeColumn), frames: sign * row.int64(sizeColumn + 1))
         rows += 1
-        for dimension in IndexTotals.dimensions.indices {
-            let group = Group(dimension: dimension, value: row.value(sizeColumn + 2 + Int32(dimension)))
-            groups[group, default: (0, 0, 0)].entries += sign
-            groups[group, default: (0, 0, 0)].bytes += bytes
-            groups[group, default: (0, 0, 0)].frames += frames
+        for dimension in latest.indices {
+            let value = row.value(sizeColumn + 2 + Int32(dimension))
+            if let last = latest[dimension] {
+                if last.value == value {
+                    latest[dimension]?.amount.add(amount)
+                    continue
+                }
+                counted[Group(dimension: dimension, value: last.value), default: Amount()].add(last.amount)
+            }
+            latest[dimension] = (value, amount)
         }
     }
 
     /// Adds what `other` counted.
     mutating func add(_ other: IndexTotalsChange) {
         rows += other.rows
-        for (group, amount) in other.groups {
-            groups[group, default: (0, 0, 0)].entries += amount.entries
-            groups[group, default: (0, 0, 0)].bytes += amount.bytes
-            groups[group, default: (0, 0, 0)].frames += amount.frames
-        }
+        for (group, amount) in other.groups { counted[group, default: Amount()].add(amount) }
     }
 
     /// Adds the change to the kept totals, inside the transaction open on `connection`.
     func write(on connection: IndexConnection) throws(CacheError) {
+        let groups = groups
         guard !groups.isEmpty else { return }
         let upsert = try connection.statement(
             """
