@@ -44,6 +44,9 @@ final class BodySink {
         }
         let wanted = keptHeadBytes - head.count
         if wanted > 0 {
+            // Room for the whole head at the first bytes: grown by appends, it was copied again at
+            // every doubling.
+            if head.isEmpty { head.reserveCapacity(keptHeadBytes) }
             head.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(wanted)))
         }
         return nil

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An item's location and index row, read with those of the items around it by one query.
-struct ReadAhead {
+struct ReadAhead: Sendable {
     let location: CacheLocation
     /// The entry as `DiskCache.lookup` found it (present, with its size), nil when none was.
     let entry: CacheEntry?
@@ -16,23 +16,23 @@ extension Prefetcher {
     static let readAheadCount = 512
 
     /// Schedules the items `iterator` yields until it ends or the job stops, the concurrency following
-    /// each item's set. The items are taken `readAheadCount` at a time and their rows read together
-    /// first (`readAhead(_:)`); each is then decided as `schedule(_:ahead:)` says.
+    /// each item's set. The items are taken `readAheadCount` at a time, and each batch's rows are read
+    /// together (`readAhead(_:)`) on `readAheadThread` while the batch before it is decided as
+    /// `schedule(_:ahead:)` says: a warm rerun's lookups and file checks then run beside its decisions
+    /// and its uses' writes, on the other core.
     func scheduleAll(_ iterator: inout RunPlan.Iterator) {
         var currentSet = -1
-        var items: [PlanItem] = []
-        items.reserveCapacity(Self.readAheadCount)
-        while !isStopping {
-            items.removeAll(keepingCapacity: true)
-            while items.count < Self.readAheadCount, let item = iterator.next() { items.append(item) }
-            guard !items.isEmpty else { return }
+        var pending = startReadAhead(&iterator)
+        while let batch = pending {
+            let items: [PlanItem]
             let ahead: [ReadAhead?]
             do {
-                ahead = try readAhead(items)
+                (items, ahead) = try batch.wait()
             } catch {
                 stop(for: error)
                 return
             }
+            pending = isStopping ? nil : startReadAhead(&iterator)
             for (item, read) in zip(items, ahead) where !isStopping {
                 if item.setIndex != currentSet {
                     currentSet = item.setIndex
@@ -47,8 +47,18 @@ extension Prefetcher {
         }
     }
 
-    /// The rows of `items` by one index query, read as `schedule` would read each (committed rows only
-    /// while transfers may be storing), and none for an item outside the run's shard, which is never
+    /// Takes the next batch of items from `iterator` and starts reading their rows; nil when it has no more.
+    private func startReadAhead(_ iterator: inout RunPlan.Iterator) -> PendingResult<([PlanItem], [ReadAhead?]), CacheError>? {
+        var items: [PlanItem] = []
+        items.reserveCapacity(Self.readAheadCount)
+        while items.count < Self.readAheadCount, let item = iterator.next() { items.append(item) }
+        guard !items.isEmpty else { return nil }
+        return PendingResult(on: readAheadThread) { [self, items] () throws(CacheError) in (items, try readAhead(items)) }
+    }
+
+    /// The rows of `items` by one index query, committed rows only (the reader connection, so that the
+    /// read never waits for the batch the uses and stores are writing: a key this run settled is told
+    /// by the board, see `schedule`), and none for an item outside the run's shard, which is never
     /// looked up. With other jobs of the run on this cache nothing is read ahead: a key may be theirs
     /// to store while this job waits (`CacheShare`), and only a read after that wait answers for it.
     private func readAhead(_ items: [PlanItem]) throws(CacheError) -> [ReadAhead?] {
@@ -58,7 +68,7 @@ extension Prefetcher {
         }
         // Taken before the read: every key settled after it is counted in the uses since.
         let settledUses = board.settledUses
-        var entries = try cache.lookup(locations.compactMap { $0 }, committedOnly: !gate.isIdle).makeIterator()
+        var entries = try cache.lookup(locations.compactMap { $0 }, committedOnly: true).makeIterator()
         return locations.map { location in
             location.map { ReadAhead(location: $0, entry: entries.next() ?? nil, settledUses: settledUses) }
         }

@@ -31,7 +31,9 @@ package enum Verifier {
 
     /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
     /// holds no cache (which `verify` reports as every command does, not as every URL missing).
-    /// `report` is called per finding, in the plan's order, as each batch of keys is checked.
+    /// `report` is called per finding, in the plan's order, as each batch of keys is checked. A batch's
+    /// rows are read and its files checked on a thread of their own while the next batch is gathered
+    /// and the one before it judged.
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
@@ -41,45 +43,65 @@ package enum Verifier {
         batch.reserveCapacity(batchSize)
         // A plan item's set index is its place in the plan's sets, which go by priority.
         let plan = RunPlan(job: job)
+        let reader = WorkerPool(name: "prefetchd.verify.read", width: 1)
+        var pending: Lookup?
         for item in plan {
             result.urls += 1
             guard seen.insert(item.key).inserted else { continue }
             batch.append(item)
             guard batch.count == batchSize else { continue }
-            try check(batch, of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+            let started = Lookup(batch, of: plan.sets, in: cache, on: reader)
+            try pending?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+            pending = started
             batch.removeAll(keepingCapacity: true)
         }
-        try check(batch, of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        let last = Lookup(batch, of: plan.sets, in: cache, on: reader)
+        try pending?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        try last.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
         return result
     }
 
-    /// Checks the distinct keys of `batch`, their originals' rows read by one index query.
-    private static func check(_ batch: [PlanItem], of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
-                              into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
-        let originals = batch.filter { sets[$0.setIndex].options.keepOriginal }
-        var entries = try cache.lookup(originals.map { cache.location(forKey: $0.key) }).makeIterator()
-        for item in batch {
-            result.checked += 1
-            let options = sets[item.setIndex].options
-            var found: [Finding] = []
-            if options.keepOriginal {
-                if let entry = entries.next() ?? nil {
-                    let freshness = options.refresh == .http ? try cache.index.freshness(of: entry) : .unknown
-                    if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: maxAge, now: now) {
-                        found.append(Finding(kind: .stale, url: item.shownURL))
+    /// One batch of distinct keys, their originals' rows being read by one index query (and their
+    /// files checked) on another thread.
+    private struct Lookup {
+        let batch: [PlanItem]
+        let entries: PendingResult<[CacheEntry?], CacheError>
+
+        init(_ batch: [PlanItem], of sets: [JobSet], in cache: DiskCache, on reader: WorkerPool) {
+            self.batch = batch
+            // The file names are worked out here, the rows read and the files checked there: the two
+            // threads then take about the same time.
+            let locations = batch.filter { sets[$0.setIndex].options.keepOriginal }.map { cache.location(forKey: $0.key) }
+            entries = PendingResult(on: reader) { () throws(CacheError) in try cache.lookup(locations) }
+        }
+
+        /// Judges each key of the batch once its rows are read.
+        func judge(of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
+                   into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
+            var entries = try entries.wait().makeIterator()
+            for item in batch {
+                result.checked += 1
+                let options = sets[item.setIndex].options
+                var found: [Finding] = []
+                if options.keepOriginal {
+                    if let entry = entries.next() ?? nil {
+                        let freshness = options.refresh == .http ? try cache.index.freshness(of: entry) : .unknown
+                        if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: maxAge, now: now) {
+                            found.append(Finding(kind: .stale, url: item.shownURL))
+                        }
+                    } else {
+                        found.append(Finding(kind: .missing, url: item.shownURL))
                     }
-                } else {
-                    found.append(Finding(kind: .missing, url: item.shownURL))
                 }
+                for spec in options.variants where try !hasVariant(spec, ofKey: item.key, in: cache) {
+                    found.append(Finding(kind: .missing, url: item.shownURL, variant: spec.name))
+                }
+                for finding in found {
+                    result.findings.append(finding)
+                    report(finding)
+                }
+                if found.isEmpty { result.fresh += 1 }
             }
-            for spec in options.variants where try !hasVariant(spec, ofKey: item.key, in: cache) {
-                found.append(Finding(kind: .missing, url: item.shownURL, variant: spec.name))
-            }
-            for finding in found {
-                result.findings.append(finding)
-                report(finding)
-            }
-            if found.isEmpty { result.fresh += 1 }
         }
     }
 

@@ -34,6 +34,26 @@ struct FetchEngineTests {
         #expect(headers.contains("Accept-Encoding: identity\n"))
     }
 
+    /// A header value with a line break in any form is refused before anything is sent (it would add
+    /// a header line of its own); "\r\n" counts, though Swift takes it for one Character.
+    @Test(arguments: ["a\r\nX-Injected: 1", "a\nX-Injected: 1", "a\rX-Injected: 1"])
+    func refusesAHeaderWithALineBreak(value: String) async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        var request = harness.request("/echo-headers")
+        request.headers = ["X-Test": value]
+
+        let result = await harness.engine.fetch(request)
+
+        let error = try #require(result.error)
+        guard case .invalidRequest(let message) = error else {
+            Issue.record("expected invalidRequest, got \(error)")
+            return
+        }
+        #expect(message.contains("X-Test"))
+        #expect(!harness.exists(request.destination))
+    }
+
     /// Client errors, and the statuses a GET never asked for: no Range is sent, so a 206 is part of a
     /// body; a 304 to a GET without validators stores nothing. Each fails at once, with no file.
     @Test(arguments: [(404, "http_404"), (410, "http_410"), (403, "http_status"), (206, "http_status"), (304, "http_status")])
