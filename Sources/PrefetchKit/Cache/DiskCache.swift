@@ -251,7 +251,20 @@ package final class DiskCache: Sendable {
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
     /// them all.
     package func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
-        var entries = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
+        try keepingPresent(rows(locations, committedOnly: committedOnly))
+    }
+
+    /// The index rows of `locations`, in their order, by one query: `lookup` before the files are
+    /// checked (`keepingPresent`), for a caller that reads the rows on one thread and checks the files
+    /// on another.
+    package func rows(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
+        try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
+    }
+
+    /// `entries` with each whose file is gone or of another size dropped, and its row with it, as
+    /// `lookup` does.
+    package func keepingPresent(_ entries: [CacheEntry?]) throws(CacheError) -> [CacheEntry?] {
+        var entries = entries
         for position in entries.indices {
             if let entry = entries[position] { entries[position] = try present(entry) }
         }

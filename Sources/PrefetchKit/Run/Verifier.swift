@@ -32,8 +32,8 @@ package enum Verifier {
     /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
     /// holds no cache (which `verify` reports as every command does, not as every URL missing).
     /// `report` is called per finding, in the plan's order, as each batch of keys is checked. A batch's
-    /// rows are read and its files checked on a thread of their own while the next batch is gathered
-    /// and the one before it judged.
+    /// rows are read on a thread of their own while the next batch is gathered and the one before it
+    /// judged (its files checked, its entries held to the job).
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
@@ -61,24 +61,24 @@ package enum Verifier {
         return result
     }
 
-    /// One batch of distinct keys, their originals' rows being read by one index query (and their
-    /// files checked) on another thread.
+    /// One batch of distinct keys, their originals' rows being read by one index query on another
+    /// thread.
     private struct Lookup {
         let batch: [PlanItem]
         let entries: PendingResult<[CacheEntry?], CacheError>
 
         init(_ batch: [PlanItem], of sets: [JobSet], in cache: DiskCache, on reader: WorkerPool) {
             self.batch = batch
-            // The file names are worked out here, the rows read and the files checked there: the two
-            // threads then take about the same time.
+            // The file names are worked out here and the files checked in `judge`, the rows read there:
+            // the two threads then take about the same time.
             let locations = batch.filter { sets[$0.setIndex].options.keepOriginal }.map { cache.location(forKey: $0.key) }
-            entries = PendingResult(on: reader) { () throws(CacheError) in try cache.lookup(locations) }
+            entries = PendingResult(on: reader) { () throws(CacheError) in try cache.rows(locations) }
         }
 
         /// Judges each key of the batch once its rows are read.
         func judge(of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
                    into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
-            var entries = try entries.wait().makeIterator()
+            var entries = try cache.keepingPresent(entries.wait()).makeIterator()
             for item in batch {
                 result.checked += 1
                 let options = sets[item.setIndex].options
