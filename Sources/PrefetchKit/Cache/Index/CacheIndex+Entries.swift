@@ -88,9 +88,26 @@ extension CacheIndex {
         }
     }
 
+    /// Records a use of the entry at `relativePath`, written with the next commit. Once `touchRows` uses
+    /// wait, a write of them is queued beside the caller, so a warm rerun's scheduling thread goes on
+    /// deciding while its uses are written; it writes them itself only when twice as many wait.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
         guard !isSnapshot else { return }
-        try withConnection { connection throws(CacheError) in try connection.touch(relativePath: relativePath, at: time) }
+        switch try uses.record(relativePath, at: time.timeIntervalSince1970) {
+        case .wait:
+            return
+        case .writeHere:
+            try flush()
+        case .writeBeside:
+            useWriter.async { [self] in
+                do throws(CacheError) {
+                    try withConnection { connection throws(CacheError) in try connection.commit() }
+                    uses.writeEnded(failure: nil)
+                } catch {
+                    uses.writeEnded(failure: error)
+                }
+            }
+        }
     }
 
     /// Gives a row a rescan made (no URL, key or set: its index was rebuilt from the files) the URL,

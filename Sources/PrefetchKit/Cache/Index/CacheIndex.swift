@@ -16,6 +16,10 @@ package final class CacheIndex: Sendable {
     /// read beside the batch transaction. Opened on first use; used only with `readerLock` held.
     private nonisolated(unsafe) var reader: IndexConnection?
     private let readerLock = PlainLock()
+    /// The connection's uses not yet written, recorded without its lock (`touch`).
+    let uses: IndexPendingUses
+    /// Writes the uses once `IndexPendingUses.due` of them wait, beside the thread recording them.
+    let useWriter = DispatchQueue(label: "prefetchd.uses")
 
     /// How `openSnapshot` opened the index, read-only; nil for an index opened for writing.
     private let snapshotAccess: IndexDatabase.Access?
@@ -25,6 +29,7 @@ package final class CacheIndex: Sendable {
     private init(path: String, root: String, connection: sending IndexConnection, snapshotAccess: IndexDatabase.Access? = nil) {
         self.path = path
         self.root = root
+        self.uses = connection.uses
         self.connection = connection
         self.snapshotAccess = snapshotAccess
     }
@@ -194,7 +199,7 @@ package final class CacheIndex: Sendable {
 
     /// Drops the uses remembered and not yet written.
     func forgetPendingUses() {
-        lock.withLock { connection.forgetPendingTouches() }
+        uses.drop()
     }
 
     /// After a failure that stops the writer (a full disk): commits the open batch if it still can,
@@ -215,6 +220,8 @@ package final class CacheIndex: Sendable {
     /// Commits every batched write and access time, waiting at most `wait` for another connection's
     /// write lock (`IndexDatabase.busyTimeout` when nil).
     package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {
+        // A write of uses queued beside a `touch` ends first (it never calls this).
+        useWriter.sync {}
         try withConnection { connection throws(CacheError) in
             guard let wait else { return try connection.commit() }
             try connection.database.waitingAtMost(wait) { Result { () throws(CacheError) in try connection.commit() } }.get()

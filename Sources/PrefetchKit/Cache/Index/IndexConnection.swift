@@ -11,7 +11,8 @@ final class IndexConnection {
     private var inTransaction = false
     private var writesInBatch = 0
     private var batchStarted = Date()
-    private(set) var pendingTouches: [String: Double] = [:]
+    /// The uses recorded and not yet written; the next commit writes them.
+    let uses: IndexPendingUses
     /// The rows the open batch inserted, by id and size, not yet in the totals and the largest entries;
     /// `settleInserted()` adds them (see `IndexConnection+Inserts`).
     var insertedRows: [(id: Int64, size: Int64)] = []
@@ -29,6 +30,7 @@ final class IndexConnection {
         self.database = database
         self.batchRows = batchRows
         self.batchInterval = batchInterval
+        uses = IndexPendingUses(due: max(batchRows, Self.touchRows))
     }
 
     deinit {
@@ -83,44 +85,43 @@ final class IndexConnection {
     /// batch, 0.34 s with 8,192 and 0.30 s with 65,536, and one of 1,000,000 URLs the same 31-33 s with
     /// any, its peak RSS 49 MiB with 256, 65 MiB with 4,096 and 199 MiB with 65,536 (bench/RESULTS.md, "Row
     /// ids from paths"). A use not yet written when the process dies is only a later last use lost.
+    /// Up to twice as many wait while a write beside the recording thread is under way (`IndexPendingUses`).
     static let touchRows = 4096
-
-    /// Remembers a use of the entry at `relativePath`; written with the next flush.
-    func touch(relativePath: String, at time: Date) throws(CacheError) {
-        pendingTouches[relativePath] = time.timeIntervalSince1970
-        if pendingTouches.count >= max(batchRows, Self.touchRows) { try commit() }
-    }
-
-    /// Drops the uses remembered and not yet written.
-    func forgetPendingTouches() {
-        pendingTouches.removeAll()
-    }
 
     /// Writes the inserted rows' totals and the pending access times, and commits the open transaction.
     func commit() throws(CacheError) {
         try settleInserted()
-        if !pendingTouches.isEmpty {
-            try beginIfNeeded()
-            // One statement for the batch's uses, their paths and times as one JSON list: a statement
-            // per row cost more in its start and end than the row's update (a warm rerun's are written
-            // `touchRows` at a time). Each row is found by its path's row ids, as one at a time.
-            let update = try statement(
-                """
-                UPDATE entries SET accessed_at = max(accessed_at, touched.time)
-                FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
-                WHERE \(IndexRowID.matches("touched.path"))
-                """)
-            // In row order, so that the update walks the table's pages in order rather than at random.
-            let touches = pendingTouches.map { (id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) }
-                .sorted { $0.id < $1.id }
-            try update.run([IndexValue.touchList(touches.lazy.map { ($0.path, $0.time) })])
-            pendingTouches.removeAll(keepingCapacity: true)
+        let touched = uses.take()
+        if !touched.isEmpty {
+            do throws(CacheError) {
+                try beginIfNeeded()
+                try writeUses(touched)
+            } catch {
+                uses.putBack(touched)
+                throw error
+            }
         }
         guard inTransaction else { return }
         try database.execute("COMMIT")
         inTransaction = false
         writesInBatch = 0
         placedInBatch.removeAll(keepingCapacity: true)
+    }
+
+    /// One statement for the uses, their paths and times as one JSON list: a statement per row cost more
+    /// in its start and end than the row's update (a warm rerun's are written `touchRows` at a time).
+    /// Each row is found by its path's row ids, as one at a time.
+    private func writeUses(_ touched: [String: Double]) throws(CacheError) {
+        let update = try statement(
+            """
+            UPDATE entries SET accessed_at = max(accessed_at, touched.time)
+            FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
+            WHERE \(IndexRowID.matches("touched.path"))
+            """)
+        // In row order, so that the update walks the table's pages in order rather than at random.
+        let touches = touched.map { (id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) }
+            .sorted { $0.id < $1.id }
+        try update.run([IndexValue.touchList(touches.lazy.map { ($0.path, $0.time) })])
     }
 
     /// Notes a body placed under its final name at `path` for `key` in the open batch.
@@ -135,7 +136,7 @@ final class IndexConnection {
         inTransaction = false
         writesInBatch = 0
         insertedRows.removeAll()
-        pendingTouches.removeAll()
+        uses.drop()
         removePlacedBodies()
     }
 
