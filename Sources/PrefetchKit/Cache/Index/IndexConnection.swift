@@ -85,43 +85,49 @@ final class IndexConnection {
     /// batch, 0.34 s with 8,192 and 0.30 s with 65,536, and one of 1,000,000 URLs the same 31-33 s with
     /// any, its peak RSS 49 MiB with 256, 65 MiB with 4,096 and 199 MiB with 65,536 (bench/RESULTS.md, "Row
     /// ids from paths"). A use not yet written when the process dies is only a later last use lost.
-    /// Up to twice as many wait while a write beside the recording thread is under way (`IndexPendingUses`).
+    /// Up to twice as many wait while a write beside the recording thread is under way (`IndexPendingUses`),
+    /// and a commit writes them `touchRows` a transaction.
     static let touchRows = 4096
 
-    /// Writes the inserted rows' totals and the pending access times, and commits the open transaction.
+    /// Writes the inserted rows' totals and the pending access times, and commits the open transaction:
+    /// the uses in row order, `touchRows` a transaction, so that no transaction holds more of their
+    /// dirty pages than one batch of them. Uses not yet written when a write fails wait for the next commit.
     func commit() throws(CacheError) {
         try settleInserted()
-        let touched = uses.take()
-        if !touched.isEmpty {
+        // In row order, so that each update walks the table's pages in order rather than at random.
+        var touched = uses.take().map { (id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) }
+            .sorted { $0.id < $1.id }[...]
+        repeat {
+            let batch = touched.prefix(Self.touchRows)
             do throws(CacheError) {
-                try beginIfNeeded()
-                try writeUses(touched)
+                if !batch.isEmpty {
+                    try beginIfNeeded()
+                    try writeUses(batch)
+                    touched = touched.dropFirst(batch.count)
+                }
+                guard inTransaction else { return }
+                try database.execute("COMMIT")
             } catch {
-                uses.putBack(touched)
+                uses.putBack(Dictionary(touched.lazy.map { ($0.path, $0.time) }) { max($0, $1) })
                 throw error
             }
-        }
-        guard inTransaction else { return }
-        try database.execute("COMMIT")
-        inTransaction = false
-        writesInBatch = 0
-        placedInBatch.removeAll(keepingCapacity: true)
+            inTransaction = false
+            writesInBatch = 0
+            placedInBatch.removeAll(keepingCapacity: true)
+        } while !touched.isEmpty
     }
 
     /// One statement for the uses, their paths and times as one JSON list: a statement per row cost more
     /// in its start and end than the row's update (a warm rerun's are written `touchRows` at a time).
     /// Each row is found by its path's row ids, as one at a time.
-    private func writeUses(_ touched: [String: Double]) throws(CacheError) {
+    private func writeUses(_ touched: ArraySlice<(id: Int64, path: String, time: Double)>) throws(CacheError) {
         let update = try statement(
             """
             UPDATE entries SET accessed_at = max(accessed_at, touched.time)
             FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
             WHERE \(IndexRowID.matches("touched.path"))
             """)
-        // In row order, so that the update walks the table's pages in order rather than at random.
-        let touches = touched.map { (id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) }
-            .sorted { $0.id < $1.id }
-        try update.run([IndexValue.touchList(touches.lazy.map { ($0.path, $0.time) })])
+        try update.run([IndexValue.touchList(touched.lazy.map { ($0.path, $0.time) })])
     }
 
     /// Notes a body placed under its final name at `path` for `key` in the open batch.
