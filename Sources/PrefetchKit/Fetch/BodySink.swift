@@ -30,6 +30,9 @@ final class BodySink {
         }
     }
 
+    /// The first read's size from which the head's whole room is taken at once.
+    static let headReserveThreshold = 4096
+
     /// Takes the next bytes of the body; the failure that ends the transfer (too large, or a write that
     /// failed), else nil.
     func take(_ bytes: UnsafeRawBufferPointer) -> FetchError? {
@@ -44,9 +47,10 @@ final class BodySink {
         }
         let wanted = keptHeadBytes - head.count
         if wanted > 0 {
-            // Room for the whole head at the first bytes: grown by appends, it was copied again at
-            // every doubling.
-            if head.isEmpty { head.reserveCapacity(keptHeadBytes) }
+            // Room for the whole head when the first bytes are a buffer's worth (a body of more to
+            // come, as a rule): grown by appends, it was copied again at every doubling. A small first
+            // read (a small body, which a million-URL job may be all of) gets no more than it holds.
+            if head.isEmpty, bytes.count >= Self.headReserveThreshold { head.reserveCapacity(keptHeadBytes) }
             head.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(wanted)))
         }
         return nil
