@@ -45,19 +45,22 @@ package enum Verifier {
         let plan = RunPlan(job: job)
         let reader = WorkerPool(name: "prefetchd.verify.read", width: 1)
         var pending: Lookup?
+        func judge(_ lookup: Lookup?) throws(CacheError) {
+            try lookup?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        }
         for item in plan {
             result.urls += 1
             guard seen.insert(item.key).inserted else { continue }
             batch.append(item)
             guard batch.count == batchSize else { continue }
             let started = Lookup(batch, of: plan.sets, in: cache, on: reader)
-            try pending?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+            try judge(pending)
             pending = started
             batch.removeAll(keepingCapacity: true)
         }
         let last = Lookup(batch, of: plan.sets, in: cache, on: reader)
-        try pending?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
-        try last.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        try judge(pending)
+        try judge(last)
         return result
     }
 

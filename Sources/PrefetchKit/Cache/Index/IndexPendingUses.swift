@@ -4,7 +4,7 @@
 final class IndexPendingUses: Sendable {
     private struct State {
         var times: [String: Double] = [:]
-        /// A write of the uses is queued beside the thread recording them and has not taken them yet.
+        /// A write of the uses is queued beside the thread recording them and has not ended yet.
         var writeQueued = false
         /// Why the last write beside failed, for the next `record` to throw.
         var failure: CacheError?
