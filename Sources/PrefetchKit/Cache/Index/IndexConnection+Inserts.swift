@@ -19,7 +19,7 @@ extension IndexConnection {
         var inserted = false
         if !slots.contains(where: \.isTheEntry) {
             guard let id = slotIDs.first(where: { slot in !slots.contains { $0.id == slot } }) else {
-                throw .index(operation: "store \(entry.relativePath)", code: SQLITE_FULL,
+                throw .index(operation: "store \(entry.relativePath)", code: SQLITE_CONSTRAINT,
                              message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
             }
             try statement(

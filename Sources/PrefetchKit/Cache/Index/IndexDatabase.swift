@@ -106,6 +106,9 @@ final class IndexDatabase {
     /// (at most 60 characters), so the message stays one line. A failure of the disk under the index
     /// (SQLite's I/O and full errors) names the system's reason too: "disk I/O error" alone does not say
     /// that the disk is full. (Not a failure to open: SQLite's last call there may be a read-only retry.)
+    /// SQLITE_FULL after a short write (the disk had room for part of a WAL frame) comes without a
+    /// system reason: it is the disk's ENOSPC all the same, and said so (prefetchd never sets a page
+    /// limit, the one other source of SQLITE_FULL).
     func error(_ code: Int32, _ operation: String) -> CacheError {
         let firstLine = operation.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
         let named = firstLine.count > 60 ? firstLine.prefix(60) + "…" : firstLine
@@ -113,6 +116,8 @@ final class IndexDatabase {
         let system = sqlite3_system_errno(handle)
         if [SQLITE_IOERR, SQLITE_FULL].contains(code & 0xff) && system != 0 {
             message += ": " + String(cString: strerror(system))
+        } else if code & 0xff == SQLITE_FULL {
+            message += ": " + String(cString: strerror(ENOSPC))
         }
         return .index(operation: String(named), code: code, message: message)
     }
