@@ -35,9 +35,9 @@ let package = Package(
         .systemLibrary(name: "CVips", providers: [.apt(["libvips-dev"])]),
         // The only hand-written C: typed curl_easy_setopt wrappers, setjmp-guarded png/jpeg calls, the
         // JPEG variants' fast path (area averaging, orientation, libjpeg-turbo's encoder), the
-        // capture of what libjxl and dav1d print on stderr, and the opening of libavif, libjxl and
-        // libvips on first use.
-        .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG", "CVips", "CAVIF", "CJXL"]),
+        // capture of what libjxl and dav1d print on stderr, the opening of libavif, libjxl and
+        // libvips on first use, and SQLite's variadic configuration call.
+        .target(name: "CShims", dependencies: ["CCurl", "CPNG", "CJPEG", "CSQLite", "CVips", "CAVIF", "CJXL"]),
         .target(
             name: "PrefetchKit",
             dependencies: ["CCurl", "CYAML", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CXXHash", "CIDN2", "CShims",

@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import CShims
 import Foundation
 
 /// Owns one `sqlite3*` connection; closed when the last reference goes.
@@ -20,8 +21,14 @@ final class IndexDatabase {
         case immutable
     }
 
+    /// SQLite set up once, before its first connection: without memory statistics, whose global mutex
+    /// every allocation takes (a clean's reading thread waited there for its main thread; a run's
+    /// reader, writer and uses' queue for one another). Nothing here reads those statistics.
+    private static let configured: Void = { _ = pf_sqlite_without_memory_statistics() }()
+
     /// Opens the database file at `path` for `access`.
     init(path: String, access: Access = .readWrite) throws(CacheError) {
+        _ = Self.configured
         var db: OpaquePointer?
         let flags = switch access {
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -123,6 +130,9 @@ final class IndexDatabase {
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Rows this connection has inserted, updated or deleted since it opened.
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
     /// The row id of the last row inserted on this connection.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
