@@ -93,7 +93,7 @@ package struct CacheCleaner: Sendable {
         // a slow disk or a cold index the first one does not hold the lock for long.
         var pass = CleanPass(
             cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover,
-            batchLimit: max(1, remover.batchFiles / 4))
+            reading: WorkerPool(name: "prefetchd.clean.read", width: 1), batchLimit: max(1, remover.batchFiles / 4))
         try body(&pass)
         try pass.retrying { () throws(CacheError) in try cache.flush() }
         if !dryRun { try pass.retrying { () throws(CacheError) in try cache.index.refillLargestIfShort() } }

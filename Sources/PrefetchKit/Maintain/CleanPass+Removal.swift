@@ -22,19 +22,28 @@ extension CleanPass {
         name.hasPrefix(journalPrefix) && name.hasSuffix(journalSuffix)
     }
 
-    /// Removes those of the rows `ids` that `rule` still takes.
+    /// Removes those of the rows `ids` that `rule` still takes, and starts reading the next batch's
+    /// rows (the first `batchLimit` of `following`).
     ///
-    /// The rows are read inside the write transaction (so they are as committed, and stay so until it
-    /// ends), and deleted while the files are unlinked (after the journal names them). `batchLimit`
-    /// adapts so that a batch holds the index's write lock for about `policy.batchTime`: halved after a
-    /// slower batch, doubled (up to `remover.batchFiles`) after one that took less than half of it.
+    /// The rows are as committed when the write transaction began (and stay so until it ends): read
+    /// ahead, while the batch before was removed, when `RemovalReadAhead` says they still are, else
+    /// inside the transaction. They are deleted while the files are unlinked (after the journal names
+    /// them). `batchLimit` adapts so that a batch holds the index's write lock for about
+    /// `policy.batchTime`: halved after a slower batch, doubled (up to `remover.batchFiles`) after one
+    /// that took less than half of it.
     mutating func removeBatch(
-        _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
+        _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally,
+        following: ArraySlice<Int64>
     ) throws(MaintenanceError) {
         let started = Date()
         let root = cache.root
         let journal = cache.tempFolder + "/\(Self.journalPrefix)-\(batchNumber)\(Self.journalSuffix)"
         batchNumber += 1
+        let readAhead = ahead
+        ahead = nil
+        let next = following.prefix(batchLimit)
+        var nextAhead: RemovalReadAhead?
+        var removedBatch: RemovedBatch?
         // Rows an attempt whose commit failed had unlinked the files of: they go on the next attempt
         // whatever the rule says then, if their files are gone.
         var attempted: [Int64] = []
@@ -44,7 +53,17 @@ extension CleanPass {
             // before the next one, when the disk is full).
             defer { remover.releaseLater(descriptors) }
             return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
-                var due = try transaction.removalRows(ids: ids, where: rule)
+                let version = try transaction.version()
+                var due: RemovalRows
+                if attempted.isEmpty, let lastRemoved, let rows = readAhead?.rows(at: version, after: lastRemoved) {
+                    due = rows
+                } else {
+                    due = try transaction.removalRows(ids: ids, where: rule)
+                }
+                if nextAhead == nil && !next.isEmpty {
+                    nextAhead = RemovalReadAhead(ids: next, rule: rule, dataVersion: version.data, index: cache.index, on: reading)
+                }
+                let ownRows = due.rows.count
                 if !attempted.isEmpty {
                     let taken = Set(due.rows.map(\.id))
                     due.append(try transaction.removalRows(ids: attempted.filter { !taken.contains($0) }[...], where: nil) {
@@ -62,9 +81,13 @@ extension CleanPass {
                 descriptors = try remover.detach(due.rows.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
                     try transaction.deleteEntries(due)
                 }
+                removedBatch = RemovedBatch(
+                    changes: try transaction.version().changes, beyondItsIDs: Set(due.rows[ownRows...].map(\.id)))
                 return due.rows
             }
         }
+        ahead = nextAhead
+        lastRemoved = removedBatch
         let elapsed = Date().timeIntervalSince(started)
         if !removed.isEmpty { unlink(journal) }
         for row in removed { tally.add(note(kind, relativePath: row.relativePath, bytes: row.size)) }

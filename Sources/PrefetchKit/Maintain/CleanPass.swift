@@ -8,8 +8,14 @@ struct CleanPass {
     let onItem: (CleanItem) -> Void
     /// The threads that unlink each batch's files and free them after it.
     let remover: FileRemoval
+    /// The thread that reads the next batch's rows while a batch is removed (`RemovalReadAhead`).
+    let reading: WorkerPool
     /// The most files the next batch removes (see `removeBatch`).
     var batchLimit: Int
+    /// The next batch of the step under way, its rows being read; nil when none is.
+    var ahead: RemovalReadAhead?
+    /// The last batch committed, for the check of the next one's read-ahead rows.
+    var lastRemoved: RemovedBatch?
     /// Numbers the batches' journals.
     var batchNumber = 0
     /// In a dry run, the rows of interrupted removals already counted as dropped: a real clean drops
@@ -108,16 +114,20 @@ struct CleanPass {
     /// Removes the rows `ids` that `rule` still takes (a dry run lists them), a batch at a time in row
     /// order: by fan-out folder (`IndexRowID`), so a batch's deletes share the table's pages and its
     /// files lie in a run of neighbouring folders.
+    /// A batch's rows are read while the batch before it is removed (`RemovalReadAhead`), so its size
+    /// is the limit when that read started.
     mutating func remove(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {
+        ahead = nil
+        defer { ahead = nil }
         var next = ids.startIndex
         while next < ids.endIndex {
-            let batch = ids[next..<min(ids.endIndex, next + (dryRun ? policy.batchFiles : batchLimit))]
+            let batch = ahead?.ids ?? ids[next..<min(ids.endIndex, next + (dryRun ? policy.batchFiles : batchLimit))]
             if dryRun {
                 try listBatch(batch, as: kind, tally: &tally)
             } else {
-                try removeBatch(batch, while: rule, as: kind, tally: &tally)
+                try removeBatch(batch, while: rule, as: kind, tally: &tally, following: ids[batch.endIndex...])
             }
             next = batch.endIndex
         }

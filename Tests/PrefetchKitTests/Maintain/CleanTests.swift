@@ -74,10 +74,14 @@ import Testing
         }
     }
 
-    @Test func anEntryUsedAfterTheCleanListedItForExpiryIsKept() throws {
+    /// Used by this process's own connection, or by another (as a run beside the clean would): the
+    /// rows read ahead of the next batch (`RemovalReadAhead`) are then read again.
+    @Test(arguments: [false, true])
+    func anEntryUsedAfterTheCleanListedItForExpiryIsKept(byAnotherConnection: Bool) throws {
         try TemporaryDirectory.withPath { folder in
             // Given six entries unused for a month
             let cache = try DiskCache.open(at: folder, layout: .native)
+            let user = byAnotherConnection ? try DiskCache.open(at: folder, layout: .native) : cache
             let keys = try fillCache(cache, count: 6, length: { _ in 992 })
             let now = Date()
             let old = now.addingTimeInterval(-30 * day)
@@ -89,7 +93,7 @@ import Testing
             policy.batchFiles = 2
             var expired: [String] = []
             let report = try CacheCleaner(cache, policy: policy).run(now: now, onItem: { item in
-                if expired.isEmpty { try? setClocks(cache, key: keys[5], fetched: old, modified: old, accessed: now) }
+                if expired.isEmpty { try? setClocks(user, key: keys[5], fetched: old, modified: old, accessed: now) }
                 expired.append(item.relativePath)
             })
 
@@ -101,11 +105,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [true, false])
-    func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes(holdsFiles: Bool) throws {
+    @Test(arguments: [true, false], [false, true])
+    func anEntryUsedWhileATrimRunsIsKeptAndTheNextLeastRecentlyUsedGoes(holdsFiles: Bool, byAnotherConnection: Bool) throws {
         try TemporaryDirectory.withPath { folder in
             // Given ten entries of 1,000 bytes used in the order they were stored (entry 0 longest ago)
             let cache = try DiskCache.open(at: folder, layout: .native)
+            let user = byAnotherConnection ? try DiskCache.open(at: folder, layout: .native) : cache
             let keys = try fillCache(cache, count: 10, length: { _ in 992 })
             let now = Date()
             try setAllClocks(cache, keys: keys) { now.addingTimeInterval(Double($0 - 20) * 60) }
@@ -117,7 +122,7 @@ import Testing
             policy.holdsFiles = holdsFiles
             var trimmed: [String] = []
             let report = try CacheCleaner(cache, policy: policy).run(now: now, onItem: { item in
-                if trimmed.isEmpty { try? setClocks(cache, key: keys[3], fetched: now, modified: now, accessed: now) }
+                if trimmed.isEmpty { try? setClocks(user, key: keys[3], fetched: now, modified: now, accessed: now) }
                 trimmed.append(item.relativePath)
             })
 

@@ -163,10 +163,23 @@ extension CacheIndex {
     }
 }
 
+/// Where the index stood when a write transaction read it: the data version (which another
+/// connection's commit moves) and this connection's own change count.
+struct IndexWriteVersion: Equatable {
+    let data: Int64
+    let changes: Int64
+}
+
 /// What a clean may do inside one write transaction: read a row as it is now, delete it.
 struct MaintenanceTransaction {
     fileprivate let connection: IndexConnection
     let root: String
+
+    /// The index's version now (see `RemovalReadAhead`).
+    func version() throws(CacheError) -> IndexWriteVersion {
+        let data = try connection.query("PRAGMA data_version", []) { $0.int64(0) }.first ?? 0
+        return IndexWriteVersion(data: data, changes: connection.database.totalChanges)
+    }
 
     /// The row `id` as committed now; nil when it is gone.
     func entry(id: Int64) throws(CacheError) -> CacheEntry? {
