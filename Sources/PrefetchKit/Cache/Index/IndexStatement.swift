@@ -96,6 +96,12 @@ final class IndexStatement {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// The column's text as UTF-8 bytes, valid until the next step or reset; nil when it is not text.
+    func textBytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let text = sqlite3_column_text(handle, column) else { return nil }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
     /// The column as whatever type it holds.
     func value(_ column: Int32) -> IndexValue {
         switch sqlite3_column_type(handle, column) {

@@ -43,21 +43,49 @@ struct IndexTotalsChange {
 
     /// Counts the row `row` is on, `sign` times: its size in column `sizeColumn`, its frames
     /// (`IndexTotals.framesColumn`) in the next, its dimension values (`IndexTotals.valueColumns`) in
-    /// the columns after those.
+    /// the columns after those (the host's, the URL). A text value the same as the last row's is
+    /// compared as SQLite's bytes, not made into a string.
     mutating func count(_ row: IndexStatement, sizeColumn: Int32, sign: Int64) {
         let amount = Amount(entries: sign, bytes: sign * row.int64(sizeColumn), frames: sign * row.int64(sizeColumn + 1))
         rows += 1
         for dimension in latest.indices {
-            let value = row.value(sizeColumn + 2 + Int32(dimension))
+            let column = sizeColumn + 2 + Int32(dimension)
+            let isHost = dimension == IndexTotals.hostDimension
+            // Text up to its first NUL, as `IndexStatement.text` reads it and SQLite's text functions stop.
+            let text = row.textBytes(column).map { bytes in
+                isHost ? IndexTotals.hostBytes(inURL: bytes) : bytes[..<(bytes.firstIndex(of: 0) ?? bytes.endIndex)]
+            }
             if let last = latest[dimension] {
-                if last.value == value {
+                let same = if let text { Self.holds(last.value, text, lowercased: isHost) } else { last.value == Self.value(of: row, column, isHost: isHost) }
+                if same {
                     latest[dimension]?.amount.add(amount)
                     continue
                 }
                 counted[Group(dimension: dimension, value: last.value), default: Amount()].add(last.amount)
             }
+            let value = if let text { IndexValue.text(Self.string(text, lowercased: isHost)) } else { Self.value(of: row, column, isHost: isHost) }
             latest[dimension] = (value, amount)
         }
+    }
+
+    /// The value of a column that holds no text: a number, or NULL (for the host, a URL unknown: '').
+    private static func value(of row: IndexStatement, _ column: Int32, isHost: Bool) -> IndexValue {
+        isHost ? .text("") : row.value(column)
+    }
+
+    /// Whether `value` is the text of `bytes` (ASCII letters lowercased first, with `lowercased`).
+    private static func holds(_ value: IndexValue, _ bytes: UnsafeBufferPointer<UInt8>.SubSequence, lowercased: Bool) -> Bool {
+        guard case .text(let text?) = value else { return false }
+        return text.utf8.elementsEqual(bytes.lazy.map { lowercased ? lowercase($0) : $0 })
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence, lowercased: Bool) -> String {
+        lowercased ? String(decoding: bytes.map(lowercase), as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// SQLite's `lower` without ICU: A-Z only.
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// Adds what `other` counted.
