@@ -243,9 +243,12 @@ package final class DiskCache: Sendable {
     /// As `lookup(key:)`, for a location already worked out. With `committedOnly` the row is read as
     /// last committed, without waiting for stores in progress: an entry stored in this process within
     /// the last batch (a quarter second) may not be seen yet.
-    package func lookup(_ location: CacheLocation, committedOnly: Bool = false) throws(CacheError) -> CacheEntry? {
+    /// With `droppingGoneRows` false a row whose file is gone is left as it is (`verify` writes nothing).
+    package func lookup(
+        _ location: CacheLocation, committedOnly: Bool = false, droppingGoneRows: Bool = true
+    ) throws(CacheError) -> CacheEntry? {
         guard let entry = try index.entry(relativePath: location.relativePath, committedOnly: committedOnly) else { return nil }
-        return try present(entry)
+        return droppingGoneRows ? try present(entry) : (isPresent(entry) ? entry : nil)
     }
 
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
@@ -263,23 +266,30 @@ package final class DiskCache: Sendable {
 
     /// `entries` with each whose file is gone or of another size dropped, and its row with it, as
     /// `lookup` does.
-    package func keepingPresent(_ entries: [CacheEntry?]) throws(CacheError) -> [CacheEntry?] {
+    /// With `droppingGoneRows` false their rows are left as they are (`verify` writes nothing).
+    package func keepingPresent(_ entries: [CacheEntry?], droppingGoneRows: Bool = true) throws(CacheError) -> [CacheEntry?] {
         var entries = entries
         for position in entries.indices {
-            if let entry = entries[position] { entries[position] = try present(entry) }
+            guard let entry = entries[position] else { continue }
+            entries[position] = droppingGoneRows ? try present(entry) : (isPresent(entry) ? entry : nil)
         }
         return entries
     }
 
     /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped.
     private func present(_ entry: CacheEntry) throws(CacheError) -> CacheEntry? {
-        var info = stat()
-        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
-        guard found == 0, Int64(info.st_size) == entry.size else {
+        guard isPresent(entry) else {
             try index.deleteEntry(relativePath: entry.relativePath)
             return nil
         }
         return entry
+    }
+
+    /// Whether `entry`'s file is there with the recorded size.
+    private func isPresent(_ entry: CacheEntry) -> Bool {
+        var info = stat()
+        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
+        return found == 0 && Int64(info.st_size) == entry.size
     }
 
     /// Absolute path of `key`'s cached file, or nil when not cached; counts as a use.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `prefetchd verify`: is every URL of a job cached and fresh? Reads the index only: no network,
-/// no writes, not counted as a use.
+/// no writes (a row whose file is gone is reported missing and left for a run or `fsck` to drop),
+/// not counted as a use.
 package enum Verifier {
     package struct Finding: Sendable, Equatable {
         package enum Kind: String, Sendable { case missing, stale }
@@ -81,7 +82,7 @@ package enum Verifier {
         /// Judges each key of the batch once its rows are read.
         func judge(of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
                    into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
-            var entries = try cache.keepingPresent(entries.wait()).makeIterator()
+            var entries = try cache.keepingPresent(entries.wait(), droppingGoneRows: false).makeIterator()
             for item in batch {
                 result.checked += 1
                 let options = sets[item.setIndex].options
@@ -115,6 +116,6 @@ package enum Verifier {
         guard let row = try cache.index.variants(ofOriginalAt: cache.relativePath(forKey: key)).first(where: { $0.key == wanted }) else {
             return false
         }
-        return try cache.lookup(CacheLocation(key: wanted, relativePath: row.relativePath)) != nil
+        return try cache.lookup(CacheLocation(key: wanted, relativePath: row.relativePath), droppingGoneRows: false) != nil
     }
 }

@@ -34,6 +34,8 @@ import Testing
             """)
         let job = try JobFile.load(path: jobURL.path, environment: [:], workingDirectory: folder.path)
 
+        let rowsBefore = try indexedPaths(cache)
+
         // When verify checks the job
         var reported: [String] = []
         let result = try #require(try Verifier.verify(job) { reported.append($0.line) })
@@ -45,6 +47,8 @@ import Testing
         #expect(result.urls == count + 1)
         #expect(result.checked == count)
         #expect(result.fresh == count - 4)
+        // and verify wrote nothing: the deleted file's row is still there for a run or fsck to drop
+        #expect(try indexedPaths(cache) == rowsBefore)
     }
 
     @Test func judgesEachURLByItsOwnSetWhenPrioritiesReorderTheSets() throws {
