@@ -248,7 +248,7 @@ package final class DiskCache: Sendable {
         _ location: CacheLocation, committedOnly: Bool = false, droppingGoneRows: Bool = true
     ) throws(CacheError) -> CacheEntry? {
         guard let entry = try index.entry(relativePath: location.relativePath, committedOnly: committedOnly) else { return nil }
-        return droppingGoneRows ? try present(entry) : (isPresent(entry) ? entry : nil)
+        return try present(entry, droppingGoneRow: droppingGoneRows)
     }
 
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
@@ -270,26 +270,21 @@ package final class DiskCache: Sendable {
     package func keepingPresent(_ entries: [CacheEntry?], droppingGoneRows: Bool = true) throws(CacheError) -> [CacheEntry?] {
         var entries = entries
         for position in entries.indices {
-            guard let entry = entries[position] else { continue }
-            entries[position] = droppingGoneRows ? try present(entry) : (isPresent(entry) ? entry : nil)
+            if let entry = entries[position] { entries[position] = try present(entry, droppingGoneRow: droppingGoneRows) }
         }
         return entries
     }
 
-    /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped.
-    private func present(_ entry: CacheEntry) throws(CacheError) -> CacheEntry? {
-        guard isPresent(entry) else {
-            try index.deleteEntry(relativePath: entry.relativePath)
+    /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped
+    /// with `droppingGoneRow`.
+    private func present(_ entry: CacheEntry, droppingGoneRow: Bool) throws(CacheError) -> CacheEntry? {
+        var info = stat()
+        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
+        guard found == 0, Int64(info.st_size) == entry.size else {
+            if droppingGoneRow { try index.deleteEntry(relativePath: entry.relativePath) }
             return nil
         }
         return entry
-    }
-
-    /// Whether `entry`'s file is there with the recorded size.
-    private func isPresent(_ entry: CacheEntry) -> Bool {
-        var info = stat()
-        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
-        return found == 0 && Int64(info.st_size) == entry.size
     }
 
     /// Absolute path of `key`'s cached file, or nil when not cached; counts as a use.

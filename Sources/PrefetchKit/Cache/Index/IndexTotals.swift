@@ -47,22 +47,20 @@ enum IndexTotals {
     /// The place of `host` in `dimensions`.
     static let hostDimension = dimensions.firstIndex(of: "host")!
 
-    /// What `host(of:)` gives for a URL of these UTF-8 bytes (up to its first NUL, where SQLite's text
-    /// functions stop), before lowercasing: the bytes between the first `://` and the next `/`, or
-    /// none when there is no `://`. SQLite's `lower` folds ASCII letters only (no ICU), which
-    /// `IndexTotalsChange` does on these bytes.
-    static func hostBytes(inURL url: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>.SubSequence {
-        let text = url[..<(url.firstIndex(of: 0) ?? url.endIndex)]
-        let separator: [UInt8] = Array("://".utf8)
-        var start = text.startIndex
-        while start + separator.count <= text.endIndex {
-            if text[start] == separator[0] && text[start + 1] == separator[1] && text[start + 2] == separator[2] {
-                let rest = text[(start + separator.count)...]
-                return rest[..<(rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex)]
+    /// What `host(of:)` gives for a URL of these UTF-8 bytes, before lowercasing: the bytes between the
+    /// first `://` and the next `/`, or none when there is no `://`. SQLite's `lower` folds ASCII
+    /// letters only (no ICU), which `IndexTotalsChange` does on these bytes.
+    static func hostBytes(inURL url: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        let slash = UInt8(ascii: "/")
+        var from = url.startIndex
+        while let colon = url[from...].firstIndex(of: UInt8(ascii: ":")) {
+            if colon + 2 < url.endIndex, url[colon + 1] == slash, url[colon + 2] == slash {
+                let rest = url[(colon + 3)...]
+                return rest[..<(rest.firstIndex(of: slash) ?? rest.endIndex)]
             }
-            start += 1
+            from = colon + 1
         }
-        return text[text.endIndex...]
+        return url[url.endIndex...]
     }
 
     /// An upsert adding `sign` × (1 entry, its bytes, its frames) of `row` to each of `dimensions`.

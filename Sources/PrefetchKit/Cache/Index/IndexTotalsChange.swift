@@ -53,7 +53,8 @@ struct IndexTotalsChange {
             let isHost = dimension == IndexTotals.hostDimension
             // Text up to its first NUL, as `IndexStatement.text` reads it and SQLite's text functions stop.
             let text = row.textBytes(column).map { bytes in
-                isHost ? IndexTotals.hostBytes(inURL: bytes) : bytes[..<(bytes.firstIndex(of: 0) ?? bytes.endIndex)]
+                let upToNUL = bytes[..<(bytes.firstIndex(of: 0) ?? bytes.endIndex)]
+                return isHost ? IndexTotals.hostBytes(inURL: upToNUL) : upToNUL
             }
             if let last = latest[dimension] {
                 let same = if let text { Self.holds(last.value, text, lowercased: isHost) } else { last.value == Self.value(of: row, column, isHost: isHost) }
