@@ -6,8 +6,9 @@ import Foundation
 /// Every store puts a body into place (link or rename) and writes its row while holding that lock
 /// (`CacheIndex.upsert(placing:)`), so while a clean holds it the file under an entry's name is the body
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
-/// reads its rows inside the transaction, writes their paths to its journal, unlinks the files
-/// (`FileRemoval.detach`) while it deletes the rows, commits, and removes its journal. Held files'
+/// reads its rows inside the transaction and deletes them while the detaching threads write their
+/// paths to its journal and then unlink the files (`FileRemoval.detach`); it commits once both are
+/// done, and removes its journal. Held files'
 /// descriptors are closed, which frees their blocks, on other threads while the next batch runs (a
 /// store after the commit finds the entry's name free and can only put a new body there).
 /// A clean killed at any point leaves at most rows whose files it unlinked (the transaction did not
@@ -27,8 +28,8 @@ extension CleanPass {
     ///
     /// The rows are as committed when the write transaction began (and stay so until it ends): read
     /// ahead, while the batch before was removed, when `RemovalReadAhead` says they still are, else
-    /// inside the transaction. They are deleted while the files are unlinked (after the journal names
-    /// them). `batchLimit` adapts so that a batch holds the index's write lock for about
+    /// inside the transaction. They are deleted while the journal is written and the files are
+    /// unlinked (after the journal names them). `batchLimit` adapts so that a batch holds the index's write lock for about
     /// `policy.batchTime`: halved after a slower batch, doubled (up to `remover.batchFiles`) after one
     /// that took less than half of it.
     mutating func removeBatch(
@@ -76,9 +77,13 @@ extension CleanPass {
                     .map(\.id).filter { !taken.contains($0) }
                 if !variants.isEmpty { due.append(try transaction.removalRows(ids: variants[...], where: nil)) }
                 guard !due.rows.isEmpty else { return [] }
-                try Self.writeJournal(due.rows.map(\.relativePath), to: journal)
                 attempted = due.rows.map(\.id)
-                descriptors = try remover.detach(due.rows.map { root + "/" + $0.relativePath }) { () throws(CacheError) in
+                let rows = due.rows
+                // The journal is written and the paths made on a detaching thread while the rows are deleted here.
+                descriptors = try remover.detach(after: { () throws(CacheError) -> [String] in
+                    try Self.writeJournal(rows.map(\.relativePath), to: journal)
+                    return rows.map { root + "/" + $0.relativePath }
+                }) { () throws(CacheError) in
                     try transaction.deleteEntries(due)
                 }
                 removedBatch = RemovedBatch(

@@ -80,51 +80,24 @@ final class FileRemoval: Sendable {
     /// `O_PATH`: a descriptor that only holds the file (no read access needed, no open file ops run).
     private static let pathOnly = pf_open_flag_path()
 
-    /// Opens (when it holds files) and unlinks every one of `paths` (one already absent counts as done)
-    /// on the detaching threads while `work` runs on the calling thread; returns, when both are done,
-    /// the descriptors that keep the unlinked files' inodes, for `releaseLater` (none when it does not
-    /// hold files). Throws `work`'s error, else the first failure other than "not there" (closing every
-    /// descriptor first).
-    func detach(_ paths: [String], while work: () throws(CacheError) -> Void) throws(CacheError) -> [Int32] {
+    /// Runs `prepare` on a detaching thread, then opens (when it holds files) and unlinks every one of
+    /// the paths it returned (one already absent counts as done) on the detaching threads, all while
+    /// `work` runs on the calling thread; returns, when both are done, the descriptors that keep the
+    /// unlinked files' inodes, for `releaseLater` (none when it does not hold files). No file is
+    /// unlinked before `prepare` has returned (a clean writes its journal there), and none if it threw.
+    /// Throws `work`'s error, else `prepare`'s, else the first failure other than "not there" (closing
+    /// every descriptor first).
+    func detach(
+        after prepare: @escaping @Sendable () throws(CacheError) -> [String], while work: () throws(CacheError) -> Void
+    ) throws(CacheError) -> [Int32] {
         let state = Locked<(descriptors: [Int32], failure: CacheError?)>(([], nil))
-        for run in runs(of: paths.sorted()) {
-            detaching.submit { [self] in
-                var descriptors: [Int32] = []
-                descriptors.reserveCapacity(run.count)
-                var failure: CacheError?
-                var unlinked = 0
-                // Each file is opened and unlinked by its name in its folder, held open once for the
-                // run's stretch of that folder: the path is walked once per folder, not twice per file.
-                var folder = Self.Folder()
-                defer { folder.close() }
-                for path in run {
-                    let (parent, name) = Self.split(path)
-                    guard let directory = folder.open(parent) else {
-                        if errno == ENOENT { continue }  // the folder is gone, and its files with it
-                        failure = CacheError.fromErrno("open", String(parent))
-                        break
-                    }
-                    if holdsFiles {
-                        let descriptor = openat(directory, name, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
-                        if descriptor < 0 {
-                            if errno == ENOENT { continue }
-                            failure = CacheError.fromErrno("open", path)
-                            break
-                        }
-                        descriptors.append(descriptor)
-                    }
-                    if unlinkat(directory, name, 0) == 0 {
-                        if !holdsFiles { unlinked += 1 }
-                    } else if errno != ENOENT {
-                        failure = CacheError.fromErrno("remove", path)
-                        break
-                    }
-                }
-                freedInPlace.add(unlinked, ordering: .relaxed)
-                state.withLock { state in
-                    state.descriptors += descriptors
-                    if let failure { state.failure = state.failure ?? failure }
-                }
+        // The runs are submitted from the detaching thread that prepared them, before its item ends, so
+        // the pool is not idle until they are done.
+        detaching.submit { [self] in
+            do throws(CacheError) {
+                for run in runs(of: try prepare().sorted()) { unlink(run, into: state) }
+            } catch {
+                state.withLock { $0.failure = $0.failure ?? error }
             }
         }
         let workResult = Result { () throws(CacheError) in try work() }
@@ -138,6 +111,49 @@ final class FileRemoval: Sendable {
             throw error
         }
         return descriptors
+    }
+
+    /// Submits the opening (when it holds files) and unlinking of `run` to a detaching thread, which adds
+    /// its descriptors and any failure to `state`.
+    private func unlink(_ run: ArraySlice<String>, into state: Locked<(descriptors: [Int32], failure: CacheError?)>) {
+        detaching.submit { [self] in
+            var descriptors: [Int32] = []
+            descriptors.reserveCapacity(run.count)
+            var failure: CacheError?
+            var unlinked = 0
+            // Each file is opened and unlinked by its name in its folder, held open once for the
+            // run's stretch of that folder: the path is walked once per folder, not twice per file.
+            var folder = Self.Folder()
+            defer { folder.close() }
+            for path in run {
+                let (parent, name) = Self.split(path)
+                guard let directory = folder.open(parent) else {
+                    if errno == ENOENT { continue }  // the folder is gone, and its files with it
+                    failure = CacheError.fromErrno("open", String(parent))
+                    break
+                }
+                if holdsFiles {
+                    let descriptor = openat(directory, name, Self.pathOnly | O_NOFOLLOW | O_CLOEXEC)
+                    if descriptor < 0 {
+                        if errno == ENOENT { continue }
+                        failure = CacheError.fromErrno("open", path)
+                        break
+                    }
+                    descriptors.append(descriptor)
+                }
+                if unlinkat(directory, name, 0) == 0 {
+                    if !holdsFiles { unlinked += 1 }
+                } else if errno != ENOENT {
+                    failure = CacheError.fromErrno("remove", path)
+                    break
+                }
+            }
+            freedInPlace.add(unlinked, ordering: .relaxed)
+            state.withLock { state in
+                state.descriptors += descriptors
+                if let failure { state.failure = state.failure ?? failure }
+            }
+        }
     }
 
     /// The folder part (up to the last `/`) and the name of `path`.

@@ -60,12 +60,31 @@ import Testing
         let folder = try TemporaryDirectory()
         let paths = try (0..<6).map { try folder.write("f\($0 % 2)/file\($0)", "body \($0)").path }
         let remover = FileRemoval(threads: 2, batchFiles: 100, holdsFiles: holdsFiles)
-        let descriptors = try remover.detach(paths) {}
+        let descriptors = try remover.detach(after: { paths }) {}
         #expect(descriptors.count == (holdsFiles ? 6 : 0))
         #expect(paths.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
         #expect(remover.batchFiles == 100)
         remover.releaseLater(descriptors)
         #expect(remover.settle())  // freed something: held ones closed now, or unlinked in place
         #expect(!remover.settle())  // and nothing since
+    }
+
+    /// What runs before the unlinks (a clean's journal) comes first: when it fails, no file is
+    /// unlinked, the work beside it still ends, and its error is the one thrown.
+    @Test(arguments: [true, false])
+    func fileRemovalUnlinksNothingWhenItsPreparationFails(holdsFiles: Bool) throws {
+        let folder = try TemporaryDirectory()
+        let paths = try (0..<6).map { try folder.write("f\($0 % 2)/file\($0)", "body \($0)").path }
+        let remover = FileRemoval(threads: 2, batchFiles: 100, holdsFiles: holdsFiles)
+        let journal = folder.path + "/missing/journal"
+        var worked = false
+        #expect(throws: CacheError.self) {
+            try remover.detach(after: { () throws(CacheError) -> [String] in
+                throw .fromErrno("create", journal)
+            }) { worked = true }
+        }
+        #expect(worked)
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(!remover.settle())
     }
 }
