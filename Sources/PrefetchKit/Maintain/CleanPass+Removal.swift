@@ -8,9 +8,9 @@ import Foundation
 /// its committed row describes; no newer body can arrive until the batch commits. A batch therefore
 /// reads its rows inside the transaction and deletes them while the detaching threads write their
 /// paths to its journal and then unlink the files (`FileRemoval.detach`); it commits once both are
-/// done, and removes its journal. Held files'
-/// descriptors are closed, which frees their blocks, on other threads while the next batch runs (a
-/// store after the commit finds the entry's name free and can only put a new body there).
+/// done, and removes its journal. Held files' descriptors are closed, which frees their blocks, on
+/// other threads while the next batch runs (a store after the commit finds the entry's name free and
+/// can only put a new body there).
 /// A clean killed at any point leaves at most rows whose files it unlinked (the transaction did not
 /// commit), all named in a journal; the next clean drops exactly those rows. The kernel frees the
 /// unlinked files it held when it closes a killed clean's descriptors.
@@ -29,9 +29,9 @@ extension CleanPass {
     /// The rows are as committed when the write transaction began (and stay so until it ends): read
     /// ahead, while the batch before was removed, when `RemovalReadAhead` says they still are, else
     /// inside the transaction. They are deleted while the journal is written and the files are
-    /// unlinked (after the journal names them). `batchLimit` adapts so that a batch holds the index's write lock for about
-    /// `policy.batchTime`: halved after a slower batch, doubled (up to `remover.batchFiles`) after one
-    /// that took less than half of it.
+    /// unlinked (after the journal names them). `batchLimit` adapts so that a batch holds the index's
+    /// write lock for about `policy.batchTime`: halved after a slower batch, doubled (up to
+    /// `remover.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
         _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally,
         following: ArraySlice<Int64>
