@@ -254,37 +254,37 @@ package final class DiskCache: Sendable {
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
     /// them all.
     package func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
-        try keepingPresent(rows(locations, committedOnly: committedOnly))
-    }
-
-    /// The index rows of `locations`, in their order, by one query: `lookup` before the files are
-    /// checked (`keepingPresent`), for a caller that reads the rows on one thread and checks the files
-    /// on another.
-    package func rows(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
-        try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
-    }
-
-    /// `entries` with each whose file is gone or of another size dropped, and its row with it, as
-    /// `lookup` does.
-    /// With `droppingGoneRows` false their rows are left as they are (`verify` writes nothing).
-    package func keepingPresent(_ entries: [CacheEntry?], droppingGoneRows: Bool = true) throws(CacheError) -> [CacheEntry?] {
-        var entries = entries
+        var entries = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
         for position in entries.indices {
-            if let entry = entries[position] { entries[position] = try present(entry, droppingGoneRow: droppingGoneRows) }
+            if let entry = entries[position] { entries[position] = try present(entry, droppingGoneRow: true) }
         }
         return entries
+    }
+
+    /// The originals' bodies at `locations` whose files are there at their recorded sizes, in their
+    /// order (nil for one without a row or whose file is gone or of another size); rows are left as
+    /// they are (`verify` writes nothing).
+    package func presentBodies(_ locations: [CacheLocation]) throws(CacheError) -> [StoredBody?] {
+        try zip(locations, index.bodies(relativePaths: locations.map(\.relativePath))).map { location, body in
+            body.flatMap { holdsFile(location.relativePath, size: $0.size) ? $0 : nil }
+        }
     }
 
     /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped
     /// with `droppingGoneRow`.
     private func present(_ entry: CacheEntry, droppingGoneRow: Bool) throws(CacheError) -> CacheEntry? {
-        var info = stat()
-        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, entry.relativePath, &info, 0) : stat(entry.path, &info)
-        guard found == 0, Int64(info.st_size) == entry.size else {
+        guard holdsFile(entry.relativePath, size: entry.size) else {
             if droppingGoneRow { try index.deleteEntry(relativePath: entry.relativePath) }
             return nil
         }
         return entry
+    }
+
+    /// Whether the file at `relativePath` is there with `size` bytes.
+    package func holdsFile(_ relativePath: String, size: Int64) -> Bool {
+        var info = stat()
+        let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, relativePath, &info, 0) : stat(root + "/" + relativePath, &info)
+        return found == 0 && Int64(info.st_size) == size
     }
 
     /// Absolute path of `key`'s cached file, or nil when not cached; counts as a use.

@@ -12,23 +12,23 @@ package enum CacheDecision: Sendable, Equatable {
     /// The failure ledger says this key failed for good and is not due again yet.
     case skipFailed(FailureRecord)
 
-    /// An entry is stale once it was last fetched or revalidated longer ago than `maxAge`
-    /// (zero: never stale).
-    package static func isStale(_ entry: CacheEntry, maxAge: Duration, now: Date) -> Bool {
+    /// An entry is stale once it was last fetched or revalidated (`modifiedAt`) longer ago than
+    /// `maxAge` (zero: never stale).
+    package static func isStale(modifiedAt: Date, maxAge: Duration, now: Date) -> Bool {
         guard maxAge > .zero else { return false }
-        return now.timeIntervalSince(entry.modifiedAt) > maxAge.seconds
+        return now.timeIntervalSince(modifiedAt) > maxAge.seconds
     }
 
     /// Stale as `verify` reports it: too old for a set that refreshes (`stale` or `always`). With
     /// `refresh: never` a run trusts the entry and counts it cached, so `verify` does too: a
     /// `run && verify` step never fails on an entry the run chose to keep.
-    /// With `refresh: http`, stale by its origin's own word, as `isStale(_:freshness:maxAge:now:)` judges.
-    package static func isStale(_ entry: CacheEntry, refresh: RefreshPolicy, freshness: OriginFreshness = .unknown,
+    /// With `refresh: http`, stale by its origin's own word, as `isStale(modifiedAt:freshness:maxAge:now:)` judges.
+    package static func isStale(modifiedAt: Date, refresh: RefreshPolicy, freshness: OriginFreshness = .unknown,
                                 maxAge: Duration, now: Date) -> Bool {
         switch refresh {
         case .never: false
-        case .stale, .always: isStale(entry, maxAge: maxAge, now: now)
-        case .http: isStale(entry, freshness: freshness, maxAge: maxAge, now: now)
+        case .stale, .always: isStale(modifiedAt: modifiedAt, maxAge: maxAge, now: now)
+        case .http: isStale(modifiedAt: modifiedAt, freshness: freshness, maxAge: maxAge, now: now)
         }
     }
 
@@ -36,11 +36,11 @@ package enum CacheDecision: Sendable, Equatable {
     /// when the response gave none, older than `maxAge`, as `stale` judges; with no freshness recorded
     /// for this body (stored by a set that does not record it, or by an older prefetchd), stale, so
     /// that the run revalidates it once and records what the origin says.
-    package static func isStale(_ entry: CacheEntry, freshness: OriginFreshness, maxAge: Duration, now: Date) -> Bool {
+    package static func isStale(modifiedAt: Date, freshness: OriginFreshness, maxAge: Duration, now: Date) -> Bool {
         switch freshness {
         case .unknown: true
         case .recorded(let until?): now >= until
-        case .recorded(nil): isStale(entry, maxAge: maxAge, now: now)
+        case .recorded(nil): isStale(modifiedAt: modifiedAt, maxAge: maxAge, now: now)
         }
     }
 
@@ -50,8 +50,10 @@ package enum CacheDecision: Sendable, Equatable {
             switch options.refresh {
             case .never: return .cached(entry)
             case .always: return .revalidate(entry)
-            case .stale: return isStale(entry, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
-            case .http: return isStale(entry, freshness: freshness, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
+            case .stale: return isStale(modifiedAt: entry.modifiedAt, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
+            case .http:
+                let stale = isStale(modifiedAt: entry.modifiedAt, freshness: freshness, maxAge: maxAge, now: now)
+                return stale ? .revalidate(entry) : .cached(entry)
             }
         }
         if let failure, !options.retryFailed, let due = failure.nextRetryAt, due > now {

@@ -46,7 +46,7 @@ extension Prefetcher {
         }
         let options = plan.sets[item.setIndex].options
         let freshness = options.refresh == .http ? try entry.map { entry throws(CacheError) in
-            try cache.index.freshness(of: entry, committedOnly: !gate.isIdle)
+            try cache.index.freshness(relativePath: entry.relativePath, modifiedAt: entry.modifiedAt, committedOnly: !gate.isIdle)
         } ?? .unknown : .unknown
         switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date(),
                                     freshness: freshness) {

@@ -30,67 +30,75 @@ package enum Verifier {
     /// Distinct keys looked up in the index by one query.
     static let batchSize = 512
 
+    /// Batches looked up at once, each on a thread of its own.
+    static let lookups = 2
+
     /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
     /// holds no cache (which `verify` reports as every command does, not as every URL missing).
-    /// `report` is called per finding, in the plan's order, as each batch of keys is checked. A batch's
-    /// rows are read on a thread of their own while the next batch is gathered and the one before it
-    /// judged (its files checked, its entries held to the job).
+    /// `report` is called per finding, in the plan's order, as each batch of keys is checked. Batches'
+    /// rows are read and their files checked on `lookups` threads (two batches at once, whose file
+    /// checks wait on the kernel apart) while the next batch is gathered and the oldest judged (its
+    /// entries held to the job).
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
+        try cache.index.mapForReading()
         var result = Result()
         var seen = Set<String>()
         var batch: [PlanItem] = []
         batch.reserveCapacity(batchSize)
         // A plan item's set index is its place in the plan's sets, which go by priority.
         let plan = RunPlan(job: job)
-        let reader = WorkerPool(name: "prefetchd.verify.read", width: 1)
-        var pending: Lookup?
-        func judge(_ lookup: Lookup?) throws(CacheError) {
-            try lookup?.judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
+        let reader = WorkerPool(name: "prefetchd.verify.read", width: lookups)
+        var pending: [Lookup] = []
+        func judgeOldest() throws(CacheError) {
+            try pending.removeFirst().judge(of: plan.sets, maxAge: job.cache.maxAge, in: cache, now: now, into: &result, report: report)
         }
         for item in plan {
             result.urls += 1
             guard seen.insert(item.key).inserted else { continue }
             batch.append(item)
             guard batch.count == batchSize else { continue }
-            let started = Lookup(batch, of: plan.sets, in: cache, on: reader)
-            try judge(pending)
-            pending = started
+            pending.append(Lookup(batch, of: plan.sets, in: cache, on: reader))
+            if pending.count > lookups { try judgeOldest() }
             batch.removeAll(keepingCapacity: true)
         }
-        let last = Lookup(batch, of: plan.sets, in: cache, on: reader)
-        try judge(pending)
-        try judge(last)
+        pending.append(Lookup(batch, of: plan.sets, in: cache, on: reader))
+        while !pending.isEmpty { try judgeOldest() }
         return result
     }
 
-    /// One batch of distinct keys, their originals' rows being read by one index query on another
-    /// thread.
+    /// One batch of distinct keys, their originals' rows read by one index query and their files
+    /// checked on another thread.
     private struct Lookup {
         let batch: [PlanItem]
-        let entries: PendingResult<[CacheEntry?], CacheError>
+        let bodies: PendingResult<[StoredBody?], CacheError>
 
         init(_ batch: [PlanItem], of sets: [JobSet], in cache: DiskCache, on reader: WorkerPool) {
             self.batch = batch
-            // The file names are worked out here and the files checked in `judge`, the rows read there:
-            // the two threads then take about the same time.
-            let locations = batch.filter { sets[$0.setIndex].options.keepOriginal }.map { cache.location(forKey: $0.key) }
-            entries = PendingResult(on: reader) { () throws(CacheError) in try cache.rows(locations) }
+            // The file names are worked out, the rows read and the files checked there; the entries are
+            // held to the job in `judge`.
+            let keys = batch.filter { sets[$0.setIndex].options.keepOriginal }.map(\.key)
+            bodies = PendingResult(on: reader) { () throws(CacheError) in
+                try cache.presentBodies(keys.map(cache.location(forKey:)))
+            }
         }
 
-        /// Judges each key of the batch once its rows are read.
+        /// Judges each key of the batch once its rows are read and its files checked.
         func judge(of sets: [JobSet], maxAge: Duration, in cache: DiskCache, now: Date,
                    into result: inout Result, report: (Finding) -> Void) throws(CacheError) {
-            var entries = try cache.keepingPresent(entries.wait(), droppingGoneRows: false).makeIterator()
+            var bodies = try bodies.wait().makeIterator()
             for item in batch {
                 result.checked += 1
                 let options = sets[item.setIndex].options
                 var found: [Finding] = []
                 if options.keepOriginal {
-                    if let entry = entries.next() ?? nil {
-                        let freshness = options.refresh == .http ? try cache.index.freshness(of: entry) : .unknown
-                        if CacheDecision.isStale(entry, refresh: options.refresh, freshness: freshness, maxAge: maxAge, now: now) {
+                    if let body = bodies.next() ?? nil {
+                        let freshness = options.refresh == .http
+                            ? try cache.index.freshness(relativePath: cache.relativePath(forKey: item.key), modifiedAt: body.modifiedAt)
+                            : .unknown
+                        if CacheDecision.isStale(modifiedAt: body.modifiedAt, refresh: options.refresh, freshness: freshness,
+                                                 maxAge: maxAge, now: now) {
                             found.append(Finding(kind: .stale, url: item.shownURL))
                         }
                     } else {

@@ -48,7 +48,7 @@ struct MergeTests {
             #expect(mergedInfo.st_ino == sourceInfo.st_ino && mergedInfo.st_nlink == 2)
             // and what refresh: http recorded came with each of its entries
             if entry.url?.contains("/fresh/") == true {
-                guard case .recorded(let until?) = try cache.index.freshness(of: entry) else {
+                guard case .recorded(let until?) = try cache.index.freshness(relativePath: entry.relativePath, modifiedAt: entry.modifiedAt) else {
                     Issue.record("no freshness for \(entry.relativePath)")
                     continue
                 }

@@ -27,9 +27,9 @@ import Testing
         var options = JobOptions()
         options.refresh = .stale
 
-        #expect(CacheDecision.isStale(entry, maxAge: maxAge, now: now) == stale)
+        #expect(CacheDecision.isStale(modifiedAt: entry.modifiedAt, maxAge: maxAge, now: now) == stale)
         // (as verify reports it, for a set that refreshes)
-        #expect(CacheDecision.isStale(entry, refresh: .stale, maxAge: maxAge, now: now) == stale)
+        #expect(CacheDecision.isStale(modifiedAt: entry.modifiedAt, refresh: .stale, maxAge: maxAge, now: now) == stale)
         // and a run with `refresh: stale` revalidates only the stale one
         let decision = CacheDecision.decide(entry: entry, failure: nil, options: options, maxAge: maxAge, now: now)
         #expect(decision == (stale ? .revalidate(entry) : .cached(entry)))

@@ -51,6 +51,34 @@ import Testing
         #expect(try indexedPaths(cache) == rowsBefore)
     }
 
+    @Test func aFileCutShortIsMissingAndItsRowKept() throws {
+        // Given three cached URLs, the second's file cut short behind the cache's back
+        let folder = try TemporaryDirectory()
+        let cache = try DiskCache.open(at: folder.file("cache").path, layout: .native)
+        for number in 1...3 {
+            try cache.store(data: Data(ImageFixtures.baselineJPEG), as: NewEntry(url: Self.url(number), key: Self.url(number)))
+        }
+        try cache.flush()
+        let cut = try #require(try cache.lookup(key: Self.url(2))).path
+        #expect(truncate(cut, 100) == 0)
+        let jobURL = try folder.write("job.yaml", """
+            version: 1
+            cache: { path: cache }
+            sets:
+              - { name: s, urls: ["\(Self.url(1))", "\(Self.url(2))", "\(Self.url(3))"] }
+            """)
+        let job = try JobFile.load(path: jobURL.path, environment: [:], workingDirectory: folder.path)
+        let rowsBefore = try indexedPaths(cache)
+
+        // When verify checks the job
+        let result = try #require(try Verifier.verify(job) { _ in })
+
+        // Then the cut one is missing, the others fresh, and its row is left for a run or fsck
+        #expect(result.findings.map(\.line) == ["missing \(Self.url(2))"])
+        #expect(result.fresh == 2)
+        #expect(try indexedPaths(cache) == rowsBefore)
+    }
+
     @Test func judgesEachURLByItsOwnSetWhenPrioritiesReorderTheSets() throws {
         // Given two cached URLs, the first asked for by a set that refreshes, listed first, and the
         // second by a high-priority set that never refreshes, which the plan takes first

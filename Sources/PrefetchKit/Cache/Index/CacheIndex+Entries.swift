@@ -59,26 +59,44 @@ extension CacheIndex {
     /// path's row ids, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
     func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
         let root = root
-        // Asked in row order, so that the rows are read from the table's pages in order rather than at random.
-        let bases = relativePaths.map(IndexRowID.base(of:))
-        let order = relativePaths.indices.sorted { bases[$0] < bases[$1] }
-        let read = { (connection: IndexConnection) throws(CacheError) -> [(Int, CacheEntry)] in
-            try connection.query(Self.entriesByPaths, [.textList(order.map { relativePaths[$0] })]) { row in
-                (Int(row.int64(IndexSchema.entryColumnCount)), CacheEntry(row: row, root: root))
-            }
+        return try rows(
+            IndexSchema.entryColumns, count: IndexSchema.entryColumnCount, relativePaths: relativePaths, committedOnly: committedOnly
+        ) {
+            CacheEntry(row: $0, root: root)
         }
-        let rows = committedOnly ? try withReader(read) : try withConnection(read)
-        var found = [CacheEntry?](repeating: nil, count: relativePaths.count)
-        for (position, entry) in rows { found[order[position]] = entry }
-        return found
     }
 
-    /// The paths' list walked first (`CROSS JOIN` keeps that order), each looked up in the index;
-    /// `wanted.key` is the path's place in the list.
-    private static let entriesByPaths = """
-        SELECT \(IndexSchema.entryColumns), wanted.key FROM json_each(?1) AS wanted
-        CROSS JOIN entries ON \(IndexRowID.matches("wanted.value"))
-        """
+    /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read as
+    /// `entries(relativePaths:)` reads whole rows: a whole row's text columns cost more than finding it.
+    func bodies(relativePaths: [String]) throws(CacheError) -> [StoredBody?] {
+        try rows("byte_size, modified_at", count: 2, relativePaths: relativePaths, committedOnly: false) {
+            StoredBody(size: $0.int64(0), modifiedAt: $0.date(1) ?? .distantPast)
+        }
+    }
+
+    /// `columns` (`count` of them) of the rows for `relativePaths`, made into values by `make`, in the paths' order.
+    /// Asked in row order, so that the rows are read from the table's pages in order rather than at random.
+    private func rows<Row: Sendable>(
+        _ columns: String, count: Int32, relativePaths: [String], committedOnly: Bool, make: @escaping (IndexStatement) -> Row
+    ) throws(CacheError) -> [Row?] {
+        let bases = relativePaths.map(IndexRowID.base(of:))
+        let order = relativePaths.indices.sorted { bases[$0] < bases[$1] }
+        // The paths' list walked first (`CROSS JOIN` keeps that order), each looked up in the index;
+        // `wanted.key` is the path's place in the list, selected after `columns`.
+        let query = """
+            SELECT \(columns), wanted.key FROM json_each(?1) AS wanted
+            CROSS JOIN entries ON \(IndexRowID.matches("wanted.value"))
+            """
+        let read = { (connection: IndexConnection) throws(CacheError) -> [(Int, Row)] in
+            try connection.query(query, [.textList(order.map { relativePaths[$0] })]) { row in
+                (Int(row.int64(count)), make(row))
+            }
+        }
+        let found = committedOnly ? try withReader(read) : try withConnection(read)
+        var rows = [Row?](repeating: nil, count: relativePaths.count)
+        for (position, row) in found { rows[order[position]] = row }
+        return rows
+    }
 
     func deleteEntry(relativePath: String) throws(CacheError) {
         try withConnection { connection throws(CacheError) in

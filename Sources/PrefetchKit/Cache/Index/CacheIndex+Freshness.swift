@@ -12,16 +12,17 @@ extension CacheIndex {
         }
     }
 
-    /// What the origin said of `entry`'s freshness: `.recorded(until)` for a row made with this body
+    /// What the origin said of the freshness of the entry at `relativePath` whose `modified_at` is
+    /// `modifiedAt`: `.recorded(until)` for a row made with this body
     /// (until nil: nothing said), `.unknown` when there is none or it is of an earlier body.
     /// With `committedOnly`, read through the reader connection, as `DiskCache.lookup` reads the entry.
-    package func freshness(of entry: CacheEntry, committedOnly: Bool = false) throws(CacheError) -> OriginFreshness {
+    package func freshness(relativePath: String, modifiedAt: Date, committedOnly: Bool = false) throws(CacheError) -> OriginFreshness {
         let read = { (connection: IndexConnection) throws(CacheError) -> [Double?] in
             try connection.query("SELECT modified_at, fresh_until FROM freshness WHERE relative_path = ?",
-                                 [.text(entry.relativePath)]) { [$0.date(0)?.timeIntervalSince1970, $0.date(1)?.timeIntervalSince1970] }.first ?? []
+                                 [.text(relativePath)]) { [$0.date(0)?.timeIntervalSince1970, $0.date(1)?.timeIntervalSince1970] }.first ?? []
         }
         let row = committedOnly ? try withReader(read) : try withConnection(read)
-        guard row.count == 2, let modified = row[0], abs(modified - entry.modifiedAt.timeIntervalSince1970) < 0.001 else {
+        guard row.count == 2, let modified = row[0], abs(modified - modifiedAt.timeIntervalSince1970) < 0.001 else {
             return .unknown
         }
         return .recorded(until: row[1].map(Date.init(timeIntervalSince1970:)))
