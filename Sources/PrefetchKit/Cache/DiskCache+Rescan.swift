@@ -76,21 +76,31 @@ extension DiskCache {
     }
 
     static func isLowerHex(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        text.utf8.allSatisfy(isLowerHexDigit)
+    }
+
+    private static func isLowerHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// `<64 hex>` or `<64 hex>.<ext>`, in the folder its first two digits name.
     static func isNativeName(_ name: String, prefix: String) -> Bool {
-        let hash = name.prefix(64)
-        let rest = name.dropFirst(64)
-        return hash.count == 64 && isLowerHex(hash) && hash.hasPrefix(prefix)
-            && (rest.isEmpty || (rest.hasPrefix(".") && rest.count > 1))
+        name.utf8.starts(with: prefix.utf8) && isHashName(name, digits: 64)
     }
 
     /// `<32 hex>` or `<32 hex>.<ext>`.
     static func isSDWebImageName(_ name: String) -> Bool {
-        let hash = name.prefix(32)
-        let rest = name.dropFirst(32)
-        return hash.count == 32 && isLowerHex(hash) && (rest.isEmpty || (rest.hasPrefix(".") && rest.count > 1))
+        isHashName(name, digits: 32)
+    }
+
+    /// `digits` lowercase hex digits, alone or followed by `.` and an extension: read as the bytes the
+    /// name was made of (hash + "." + extension), not as Characters, which an extension starting with a
+    /// combining mark would join to the dot, and whose counting costs a clean's sweep a walk of every
+    /// name it lists.
+    private static func isHashName(_ name: String, digits: Int) -> Bool {
+        let bytes = name.utf8
+        let rest = bytes.dropFirst(digits)
+        return bytes.count >= digits && bytes.prefix(digits).allSatisfy(isLowerHexDigit)
+            && (rest.isEmpty || (rest.first == UInt8(ascii: ".") && rest.count > 1))
     }
 }

@@ -82,6 +82,31 @@ import Testing
         #expect(CacheFileNaming.pathExtension(of: "plain.key.gif") == "gif")
     }
 
+    /// Every name the cache makes is the sweep's and a rescan's own, whatever its extension (here one
+    /// that starts with a combining mark, which Characters would join to the dot); anything else is
+    /// foreign.
+    @Test func theCachesOwnNamesAreToldFromForeignOnes() {
+        let hash = String(repeating: "ab", count: 32)
+        for key in ["https://c.example/a.jpg", "https://c.example/a.%CC%81x", "https://c.example/noextension"] {
+            let relativePath = CacheFileNaming.relativePath(forKey: key, layout: .native)
+            let folder = String(relativePath.prefix(2))
+            #expect(DiskCache.isNativeName(String(relativePath.dropFirst(3)), prefix: folder), "\(relativePath)")
+            let sdWebImageName = CacheFileNaming.relativePath(forKey: key, layout: .sdwebimage)
+            #expect(DiskCache.isSDWebImageName(sdWebImageName), "\(sdWebImageName)")
+        }
+        #expect(CacheFileNaming.relativePath(forKey: "https://c.example/a.%CC%81x", layout: .sdwebimage).hasSuffix(".\u{301}x"))
+        #expect(DiskCache.isNativeName(hash + ".jpg", prefix: "ab"))
+        #expect(!DiskCache.isNativeName(hash + ".jpg", prefix: "cd"))
+        #expect(!DiskCache.isNativeName(hash + ".", prefix: "ab"))
+        #expect(!DiskCache.isNativeName(hash + "x", prefix: "ab"))
+        #expect(!DiskCache.isNativeName(String(hash.dropLast()), prefix: "ab"))
+        #expect(!DiskCache.isNativeName(hash.uppercased() + ".jpg", prefix: "AB"))
+        #expect(DiskCache.isSDWebImageName(String(hash.prefix(32)) + ".png"))
+        #expect(DiskCache.isSDWebImageName(String(hash.prefix(32))))
+        #expect(!DiskCache.isSDWebImageName(String(hash.prefix(31)) + "g.png"))
+        #expect(!DiskCache.isSDWebImageName("notes.txt"))
+    }
+
     @Test func incrementalChecksumMatchesAKnownXXH3() {
         let hasher = ContentHasher()
         hasher.update(Data("a".utf8))
