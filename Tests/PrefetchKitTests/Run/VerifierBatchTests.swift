@@ -9,12 +9,14 @@ import Testing
 
     static func url(_ number: Int) -> String { "\(base)/\(number).jpg" }
 
-    @Test func findsEveryMissingKeyAcrossBatchesInPlanOrder() throws {
-        // Given a cache with all but four of more than two batches' worth of URLs, one of them
-        // stored and then its file deleted behind the cache's back
+    /// Two full batches and a part of one (all three looked up before the first is judged), and more
+    /// full batches than are looked up at once, ending on a batch's edge (an empty last batch).
+    @Test(arguments: [Verifier.batchSize * 2 + 76, Verifier.batchSize * (Verifier.lookups + 2)])
+    func findsEveryMissingKeyAcrossBatchesInPlanOrder(count: Int) throws {
+        // Given a cache with all but four of several batches' worth of URLs, one of them stored and
+        // then its file deleted behind the cache's back
         let folder = try TemporaryDirectory()
         let cache = try DiskCache.open(at: folder.file("cache").path, layout: .native)
-        let count = Verifier.batchSize * 2 + 76
         let unstored: Set = [5, Verifier.batchSize + 1, count - 1]
         let deleted = Verifier.batchSize + 88
         for number in 0..<count where !unstored.contains(number) {
