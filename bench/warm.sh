@@ -7,7 +7,9 @@
 #                 builds in the order given in odd rounds and in the reverse order in even ones
 #   --outputs DIR an existing folder for the cache and the job, e.g. on a tmpfs (default bench/out)
 #   --cache DIR   a cache cache-filler made with N entries from 0, used as it is and kept, instead of
-#                 a new one (a million entries take minutes to make)
+#                 a new one (a million entries take minutes to make); with two builds each gets a
+#                 copy, so the folder of --outputs needs room for two more caches (a million entries:
+#                 about 8.5 GB and two million inodes more on a tmpfs)
 #   --age-hours H before every timed command, every entry's last use is moved H hours back (one
 #                 sqlite3 UPDATE, untimed, through the index's own triggers), so the rerun's uses fall
 #                 in another hour than the ones before, as a rerun the next day does (default 0: the
