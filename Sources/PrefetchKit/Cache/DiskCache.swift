@@ -281,7 +281,7 @@ package final class DiskCache: Sendable {
     }
 
     /// Whether the file at `relativePath` is there with `size` bytes.
-    package func holdsFile(_ relativePath: String, size: Int64) -> Bool {
+    private func holdsFile(_ relativePath: String, size: Int64) -> Bool {
         var info = stat()
         let found = rootDescriptor >= 0 ? fstatat(rootDescriptor, relativePath, &info, 0) : stat(root + "/" + relativePath, &info)
         return found == 0 && Int64(info.st_size) == size

@@ -59,34 +59,39 @@ extension CacheIndex {
     /// path's row ids, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
     func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
         let root = root
-        return try rows(
-            IndexSchema.entryColumns, count: IndexSchema.entryColumnCount, relativePaths: relativePaths, committedOnly: committedOnly
-        ) {
-            CacheEntry(row: $0, root: root)
-        }
+        return try rows(Self.entriesByPaths, count: IndexSchema.entryColumnCount, relativePaths: relativePaths,
+                        committedOnly: committedOnly) { CacheEntry(row: $0, root: root) }
     }
 
     /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read as
     /// `entries(relativePaths:)` reads whole rows: a whole row's text columns cost more than finding it.
     func bodies(relativePaths: [String]) throws(CacheError) -> [StoredBody?] {
-        try rows("byte_size, modified_at", count: 2, relativePaths: relativePaths, committedOnly: false) {
+        try rows(Self.bodiesByPaths, count: 2, relativePaths: relativePaths, committedOnly: false) {
             StoredBody(size: $0.int64(0), modifiedAt: $0.date(1) ?? .distantPast)
         }
     }
 
-    /// `columns` (`count` of them) of the rows for `relativePaths`, made into values by `make`, in the paths' order.
-    /// Asked in row order, so that the rows are read from the table's pages in order rather than at random.
+    private static let entriesByPaths = byPaths(IndexSchema.entryColumns)
+    private static let bodiesByPaths = byPaths("byte_size, modified_at")
+
+    /// `columns` of the rows of a JSON list of paths: the list walked first (`CROSS JOIN` keeps that
+    /// order), each path looked up in the index; `wanted.key`, the path's place in the list, selected
+    /// after `columns`.
+    private static func byPaths(_ columns: String) -> String {
+        """
+        SELECT \(columns), wanted.key FROM json_each(?1) AS wanted
+        CROSS JOIN entries ON \(IndexRowID.matches("wanted.value"))
+        """
+    }
+
+    /// The rows for `relativePaths` by `query` (`byPaths`, `count` columns before the place), made into
+    /// values by `make`, in the paths' order. Asked in row order, so that the rows are read from the
+    /// table's pages in order rather than at random.
     private func rows<Row: Sendable>(
-        _ columns: String, count: Int32, relativePaths: [String], committedOnly: Bool, make: @escaping (IndexStatement) -> Row
+        _ query: String, count: Int32, relativePaths: [String], committedOnly: Bool, make: @escaping (IndexStatement) -> Row
     ) throws(CacheError) -> [Row?] {
         let bases = relativePaths.map(IndexRowID.base(of:))
         let order = relativePaths.indices.sorted { bases[$0] < bases[$1] }
-        // The paths' list walked first (`CROSS JOIN` keeps that order), each looked up in the index;
-        // `wanted.key` is the path's place in the list, selected after `columns`.
-        let query = """
-            SELECT \(columns), wanted.key FROM json_each(?1) AS wanted
-            CROSS JOIN entries ON \(IndexRowID.matches("wanted.value"))
-            """
         let read = { (connection: IndexConnection) throws(CacheError) -> [(Int, Row)] in
             try connection.query(query, [.textList(order.map { relativePaths[$0] })]) { row in
                 (Int(row.int64(count)), make(row))
