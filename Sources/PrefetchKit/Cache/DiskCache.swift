@@ -263,11 +263,12 @@ package final class DiskCache: Sendable {
 
     /// The originals' bodies at `locations` whose files are there at their recorded sizes, in their
     /// order (nil for one without a row or whose file is gone or of another size); rows are left as
-    /// they are (`verify` writes nothing).
-    package func presentBodies(_ locations: [CacheLocation]) throws(CacheError) -> [StoredBody?] {
-        try zip(locations, index.bodies(relativePaths: locations.map(\.relativePath))).map { location, body in
-            body.flatMap { holdsFile(location.relativePath, size: $0.size) ? $0 : nil }
-        }
+    /// they are (`verify` writes nothing). The rows are looked up in the index, or in `originals`
+    /// when `verify` has read them all (`CacheIndex.originalBodies()`).
+    func presentBodies(_ locations: [CacheLocation], among originals: StringTable<StoredBody>? = nil) throws(CacheError) -> [StoredBody?] {
+        let paths = locations.map(\.relativePath)
+        let bodies = if let originals { paths.map(originals.value(for:)) } else { try index.bodies(relativePaths: paths) }
+        return zip(paths, bodies).map { path, body in body.flatMap { holdsFile(path, size: $0.size) ? $0 : nil } }
     }
 
     /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped

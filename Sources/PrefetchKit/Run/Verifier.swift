@@ -33,22 +33,31 @@ package enum Verifier {
     /// Batches looked up at once, each on a thread of its own.
     static let lookups = 2
 
+    /// A job's URLs as a share of the index's rows (one in `everyRowShare`) from which `verify` reads
+    /// every original once rather than looking up each key.
+    static let everyRowShare = 4
+
     /// Checks `job` against the cache at `cachePath` (the job's own when nil); nil when the folder
     /// holds no cache (which `verify` reports as every command does, not as every URL missing).
     /// `report` is called per finding, in the plan's order, as each batch of keys is checked. Batches'
     /// rows are read and their files checked on `lookups` threads (two batches at once, whose file
     /// checks wait on the kernel apart) while the next batch is gathered and the oldest judged (its
-    /// entries held to the job).
+    /// entries held to the job). A job that asks for a large share of the rows (`readsEveryRow`) has
+    /// every original read first, in one pass, and its batches find their rows among those.
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
-        try cache.index.mapForReading()
-        var result = Result()
-        var seen = Set<String>()
-        var batch: [PlanItem] = []
-        batch.reserveCapacity(batchSize)
         // A plan item's set index is its place in the plan's sets, which go by priority.
         let plan = RunPlan(job: job)
+        let rows = try cache.index.totals("all").first?.entries ?? 0
+        let originals = readsEveryRow(urls: plan.count, rows: rows) ? try cache.index.originalBodies() : nil
+        // Keys looked up one at a time read the index through a memory map; one pass reads each page
+        // once, in order, where a map would keep every page in the resident set.
+        if originals == nil { try cache.index.mapForReading() }
+        var result = Result()
+        var seen = StringTable(placeholder: ())
+        var batch: [PlanItem] = []
+        batch.reserveCapacity(batchSize)
         let reader = WorkerPool(name: "prefetchd.verify.read", width: lookups)
         var pending: [Lookup] = []
         func judgeOldest() throws(CacheError) {
@@ -56,16 +65,24 @@ package enum Verifier {
         }
         for item in plan {
             result.urls += 1
-            guard seen.insert(item.key).inserted else { continue }
+            guard seen.insert(item.key, ()) else { continue }
             batch.append(item)
             guard batch.count == batchSize else { continue }
-            pending.append(Lookup(batch, of: plan.sets, in: cache, on: reader))
+            pending.append(Lookup(batch, of: plan.sets, in: cache, among: originals, on: reader))
             if pending.count > lookups { try judgeOldest() }
             batch.removeAll(keepingCapacity: true)
         }
-        pending.append(Lookup(batch, of: plan.sets, in: cache, on: reader))
+        pending.append(Lookup(batch, of: plan.sets, in: cache, among: originals, on: reader))
         while !pending.isEmpty { try judgeOldest() }
         return result
+    }
+
+    /// Whether a job of `urls` asks for so large a share of an index's `rows` that reading every
+    /// original once (`CacheIndex.originalBodies()`) costs less than looking its keys up: one in
+    /// `everyRowShare` or more. The rows read are held, about 120 bytes each, so a small job over a
+    /// large cache looks its keys up.
+    static func readsEveryRow(urls: Int, rows: Int) -> Bool {
+        urls * everyRowShare >= rows
     }
 
     /// One batch of distinct keys, their originals' rows read by one index query and their files
@@ -74,13 +91,14 @@ package enum Verifier {
         let batch: [PlanItem]
         let bodies: PendingResult<[StoredBody?], CacheError>
 
-        init(_ batch: [PlanItem], of sets: [JobSet], in cache: DiskCache, on reader: WorkerPool) {
+        init(_ batch: [PlanItem], of sets: [JobSet], in cache: DiskCache, among originals: StringTable<StoredBody>?,
+             on reader: WorkerPool) {
             self.batch = batch
             // The file names are worked out, the rows read and the files checked there; the entries are
             // held to the job in `judge`.
             let keys = batch.filter { sets[$0.setIndex].options.keepOriginal }.map(\.key)
             bodies = PendingResult(on: reader) { () throws(CacheError) in
-                try cache.presentBodies(keys.map(cache.location(forKey:)))
+                try cache.presentBodies(keys.map(cache.location(forKey:)), among: originals)
             }
         }
 

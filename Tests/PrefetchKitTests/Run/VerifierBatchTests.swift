@@ -10,9 +10,11 @@ import Testing
     static func url(_ number: Int) -> String { "\(base)/\(number).jpg" }
 
     /// Two full batches and a part of one (all three looked up before the first is judged), and more
-    /// full batches than are looked up at once, ending on a batch's edge (an empty last batch).
-    @Test(arguments: [Verifier.batchSize * 2 + 76, Verifier.batchSize * (Verifier.lookups + 2)])
-    func findsEveryMissingKeyAcrossBatchesInPlanOrder(count: Int) throws {
+    /// full batches than are looked up at once, ending on a batch's edge (an empty last batch); each
+    /// with the job's URLs all the cache holds (every original read in one pass) and with many more
+    /// rows beside them (each key looked up).
+    @Test(arguments: [Verifier.batchSize * 2 + 76, Verifier.batchSize * (Verifier.lookups + 2)], [true, false])
+    func findsEveryMissingKeyAcrossBatchesInPlanOrder(count: Int, readingEveryRow: Bool) throws {
         // Given a cache with all but four of several batches' worth of URLs, one of them stored and
         // then its file deleted behind the cache's back
         let folder = try TemporaryDirectory()
@@ -22,7 +24,14 @@ import Testing
         for number in 0..<count where !unstored.contains(number) {
             try cache.store(data: Data(ImageFixtures.baselineJPEG), as: NewEntry(url: Self.url(number), key: Self.url(number)))
         }
+        // (and, but when every row is read, enough URLs the job does not ask for that each key is looked up)
+        let others = readingEveryRow ? 0 : count * Verifier.everyRowShare + 4
+        for number in 0..<others {
+            let url = "\(Self.base)/other/\(number).jpg"
+            try cache.store(data: Data(ImageFixtures.baselineJPEG), as: NewEntry(url: url, key: url))
+        }
         try cache.flush()
+        #expect(Verifier.readsEveryRow(urls: count + 1, rows: count - unstored.count + others) == readingEveryRow)
         let gone = try #require(try cache.lookup(key: Self.url(deleted))).path
         #expect(unlink(gone) == 0)
         // and a URL file that asks for every URL, one of them twice

@@ -69,13 +69,19 @@ final class IndexConnection {
 
     /// Runs a query and maps every row.
     func query<Row>(_ sql: String, _ values: [IndexValue], _ row: (IndexStatement) -> Row) throws(CacheError) -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(sql, values) { rows.append(row($0)) }
+        return rows
+    }
+
+    /// Calls `body` with each row of `sql` in turn, which reads what it needs of the row before the
+    /// next: for reading more rows than are worth holding at once.
+    func forEachRow(_ sql: String, _ values: [IndexValue], _ body: (IndexStatement) -> Void) throws(CacheError) {
         let statement = try statement(sql)
         statement.reset()
         defer { statement.reset() }
         try statement.bind(values)
-        var rows: [Row] = []
-        while try statement.step() { rows.append(row(statement)) }
-        return rows
+        while try statement.step() { body(statement) }
     }
 
     /// The uses a batch holds before it is written, at the least: a run's uses fall on rows all over the
