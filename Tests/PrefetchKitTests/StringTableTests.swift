@@ -27,9 +27,10 @@ import Testing
         #expect(table.value(for: "b") == nil)
     }
 
-    @Test func holdsEveryStringAsItGrows() {
-        // Given more strings than the table starts with room for (it starts with 1,024 slots)
-        var table = StringTable(placeholder: -1)
+    /// Grown from its 1,024 slots, and sized for them all at the start.
+    @Test(arguments: [0, 20_000]) func holdsEveryStringAsItGrows(capacity: Int) {
+        // Given more strings than a table starts with room for
+        var table = StringTable(placeholder: -1, capacity: capacity)
         let strings = (0..<20_000).map { "key-\($0)" }
 
         // When they are inserted

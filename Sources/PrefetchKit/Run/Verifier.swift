@@ -50,7 +50,7 @@ package enum Verifier {
         // A plan item's set index is its place in the plan's sets, which go by priority.
         let plan = RunPlan(job: job)
         let rows = try cache.index.totals("all").first?.entries ?? 0
-        let originals = readsEveryRow(urls: plan.count, rows: rows) ? try cache.index.originalBodies() : nil
+        let originals = readsEveryRow(urls: plan.count, rows: rows) ? try cache.index.originalBodies(rows: rows) : nil
         // Keys looked up one at a time read the index through a memory map; one pass reads each page
         // once, in order, where a map would keep every page in the resident set.
         if originals == nil { try cache.index.mapForReading() }
@@ -78,7 +78,7 @@ package enum Verifier {
     }
 
     /// Whether a job of `urls` asks for so large a share of an index's `rows` that reading every
-    /// original once (`CacheIndex.originalBodies()`) costs less than looking its keys up: one in
+    /// original once (`CacheIndex.originalBodies(rows:)`) costs less than looking its keys up: one in
     /// `everyRowShare` or more. The rows read are held, about 120 bytes each, so a small job over a
     /// large cache looks its keys up.
     static func readsEveryRow(urls: Int, rows: Int) -> Bool {

@@ -29,11 +29,14 @@ struct StringTable<Value> {
     /// The strings held.
     private(set) var count = 0
 
-    init(placeholder: Value,
+    /// A table with room for `capacity` strings before it first grows.
+    init(placeholder: Value, capacity: Int = 0,
          digest: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> UInt64 = { XXH3_64bits($0.baseAddress, $0.count) }) {
         self.placeholder = placeholder
         self.digest = digest
-        slots = Array(repeating: Slot(digest: 0, place: 0, value: placeholder), count: 1024)
+        var count = 1024
+        while capacity * 4 > count * 3 { count *= 2 }
+        slots = Array(repeating: Slot(digest: 0, place: 0, value: placeholder), count: count)
     }
 
     /// Adds `string` with `value`; false, and the value held is kept, when the string was there.

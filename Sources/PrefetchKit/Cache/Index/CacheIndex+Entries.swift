@@ -73,10 +73,11 @@ extension CacheIndex {
 
     /// What `verify` holds every original to, by path, read in one pass over the table in row order:
     /// for a job that asks for a large share of the rows, a pass costs less than a descent of the
-    /// table's B-tree for each key (bench/RESULTS.md, "verify: one pass over the index").
-    func originalBodies() throws(CacheError) -> StringTable<StoredBody> {
+    /// table's B-tree for each key (bench/RESULTS.md, "verify: keys told apart by digest, and one
+    /// pass over the index"). `rows`, the rows expected, sizes the table once.
+    func originalBodies(rows: Int) throws(CacheError) -> StringTable<StoredBody> {
         try withConnection { connection throws(CacheError) in
-            var originals = StringTable(placeholder: StoredBody(size: 0, modifiedAt: .distantPast))
+            var originals = StringTable(placeholder: StoredBody(size: 0, modifiedAt: .distantPast), capacity: rows)
             try connection.forEachRow("SELECT relative_path, byte_size, modified_at FROM entries WHERE variant_of IS NULL", []) { row in
                 guard let path = row.textBytes(0) else { return }
                 _ = originals.insert(utf8: path, StoredBody(size: row.int64(1), modifiedAt: row.date(2) ?? .distantPast))
