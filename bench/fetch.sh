@@ -32,7 +32,9 @@
 # Before each timed run, dirty pages are flushed (sync), the page cache is dropped (as root), the
 # corpus is read into the page cache and the row's tool is run once with --version (its executable
 # and libraries into the page cache), outside the timing. Outputs (curl's and aria2c's files,
-# prefetchd's caches) go to bench/out/ or to the --outputs folder. They are not deleted between runs
+# prefetchd's caches) go to bench/out/ or to the --outputs folder, and so do the tools' inputs (the
+# URL list, the job files and curl's config are copied into its work folder, so that on a tmpfs no
+# tool reads its list from the disk after a dropped page cache). They are not deleted between runs
 # (deleting 20,000 files costs disk I/O that would land in the next run): each is parked in
 # parked-<n>/ there and all are deleted at the end; but on a tmpfs, where deleting costs no disk
 # I/O, each row's output is deleted right after its check. The outputs, nginx and a --tmpfs mount
@@ -117,6 +119,9 @@ if [[ -n $tmpfs_size ]]; then
 fi
 rm -rf "$work" "$outputs"/parked-*
 mkdir -p "$work"
+# Every tool reads its URL list from the work folder, where curl's config is written too: a list read
+# from bench/out would come from the disk in every row, as `prepare` drops the page cache before each.
+cp "$corpus/urls.txt" "$corpus/job-header.yaml" "$corpus/job-decode.yaml" "$work/"
 
 # The HTTPS job: the same URLs on the TLS port, the header job's options and insecure_tls.
 sed "s#^http://127.0.0.1:$port/#https://127.0.0.1:$tls_port/#" "$corpus/urls.txt" >"$work/urls-https.txt"
@@ -286,7 +291,7 @@ end_row() {
 
 # curl_row ROUND [https]: curl, one round, over HTTP/1.1 or HTTPS.
 curl_row() {
-    local folder=$work/curl-$1 urls=$corpus/urls.txt label="curl --parallel" tls=()
+    local folder=$work/curl-$1 urls=$work/urls.txt label="curl --parallel" tls=()
     if [[ ${2:-} == https ]]; then
         urls=$work/urls-https.txt label="curl -k --parallel, HTTPS h2" tls=(-k)
     fi
@@ -304,7 +309,7 @@ aria2_row() {
     local label=$1 folder=$2
     shift 2
     mkdir -p "$folder"
-    measure "$label" -- "$@" aria2c -j "$concurrency" -d "$folder" -i "$corpus/urls.txt" "${aria2_options[@]}"
+    measure "$label" -- "$@" aria2c -j "$concurrency" -d "$folder" -i "$work/urls.txt" "${aria2_options[@]}"
     end_row "$(check_files "$folder")"
     dispose "$folder"
 }
@@ -335,7 +340,7 @@ PY
 # NAME starts the labels ("prefetchd" or "base"), SUFFIX ends them (" (round N)" or nothing).
 prefetchd_row() {
     local binary=$1 name=$2 level=$3 suffix=$4 cache=$work/cache report=$work/report.json key=fetched label
-    local job=$corpus/job-$level.yaml labels
+    local job=$work/job-$level.yaml labels
     case $level in
         header) labels=("$name validate: header$suffix" "$name validate: header, warm$suffix" "$name verify$suffix") ;;
         decode) labels=("$name validate: decode$suffix" "$name validate: decode, warm$suffix") ;;
