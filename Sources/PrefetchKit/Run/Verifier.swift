@@ -33,6 +33,10 @@ package enum Verifier {
     /// Batches looked up at once, each on a thread of its own.
     static let lookups = 2
 
+    /// The keys the table of keys seen is sized for at the start, at the most (a job's URLs up to
+    /// this; a larger job's table grows from there): each growth copies the table into new pages.
+    static let seenReserved = 1 << 20
+
     /// A job's URLs as a share of the index's rows (one in `everyRowShare`) from which `verify` reads
     /// every original once rather than looking up each key.
     static let everyRowShare = 4
@@ -55,7 +59,7 @@ package enum Verifier {
         // once, in order, where a map would keep every page in the resident set.
         if originals == nil { try cache.index.mapForReading() }
         var result = Result()
-        var seen = StringTable(placeholder: ())
+        var seen = StringTable(placeholder: (), capacity: min(plan.count, seenReserved), bytesEach: 64)
         var batch: [PlanItem] = []
         batch.reserveCapacity(batchSize)
         let reader = WorkerPool(name: "prefetchd.verify.read", width: lookups)

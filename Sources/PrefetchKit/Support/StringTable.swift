@@ -29,14 +29,17 @@ struct StringTable<Value> {
     /// The strings held.
     private(set) var count = 0
 
-    /// A table with room for `capacity` strings before it first grows.
-    init(placeholder: Value, capacity: Int = 0,
+    /// A table with room for `capacity` strings before it first grows, and for their bytes as long as
+    /// they average `bytesEach` or fewer: reserved, not touched, so an overestimate costs address
+    /// space only, where each growth of the buffer copies it into pages the kernel must clear.
+    init(placeholder: Value, capacity: Int = 0, bytesEach: Int = 0,
          digest: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> UInt64 = { XXH3_64bits($0.baseAddress, $0.count) }) {
         self.placeholder = placeholder
         self.digest = digest
         var count = 1024
         while capacity * 4 > count * 3 { count *= 2 }
         slots = Array(repeating: Slot(digest: 0, place: 0, value: placeholder), count: count)
+        bytes.reserveCapacity(capacity * (4 + bytesEach))
     }
 
     /// Adds `string` with `value`; false, and the value held is kept, when the string was there.
