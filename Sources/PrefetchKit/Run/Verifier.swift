@@ -89,8 +89,8 @@ package enum Verifier {
         urls * everyRowShare >= rows
     }
 
-    /// One batch of distinct keys, their originals' rows read by one index query and their files
-    /// checked on another thread.
+    /// One batch of distinct keys, their originals' rows read by one index query (or found among
+    /// every original read first) and their files checked on another thread.
     private struct Lookup {
         let batch: [PlanItem]
         let bodies: PendingResult<[StoredBody?], CacheError>

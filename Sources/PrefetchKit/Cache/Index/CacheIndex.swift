@@ -201,9 +201,10 @@ package final class CacheIndex: Sendable {
     static let mappedBytes = 1 << 30
 
     /// Reads the index file's pages through a memory map rather than copying each into SQLite's page
-    /// cache, for a command that reads much of the table and writes nothing (`verify` looking its keys
-    /// up a descent each: about 10 % of its CPU at 20,000 URLs). Only there: an I/O error on a mapped page ends the process with a
-    /// signal rather than an error, which a command that writes must be able to report.
+    /// cache, for a command that reads much of the table and writes nothing (`verify` looking its
+    /// keys up a descent each: about 10 % of its CPU at 20,000 URLs). Only there: an I/O error on a
+    /// mapped page ends the process with a signal rather than an error, which a command that writes
+    /// must be able to report.
     func mapForReading() throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.database.execute("PRAGMA mmap_size = \(Self.mappedBytes)")
