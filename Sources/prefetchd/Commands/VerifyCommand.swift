@@ -12,8 +12,8 @@ enum VerifyCommand {
             or, in a set whose refresh is stale or always, was last fetched or revalidated longer ago
             than the job's cache.max_age (with refresh: never a run keeps any cached entry, and so
             does verify). Logs a line a job on stderr with the counts, of URLs and of unique keys as
-            check counts them (the findings count keys). Reads the cache index only: no network,
-            no writes. Exit 0 when all are cached and fresh, 1 when any is missing or stale, 2 for
+            check counts them (the findings count keys). Reads the cache index and the size of
+            each file (one gone or of another size is missing): no network, no writes. Exit 0 when all are cached and fresh, 1 when any is missing or stale, 2 for
             a bad job file, 3 when the folder holds no cache or the cache is unusable.
             """,
         options: [SharedOptions.cache, SharedOptions.logFormat("a verified event a job, errors")],
