@@ -1,8 +1,8 @@
 import Foundation
 
-/// `prefetchd verify`: is every URL of a job cached and fresh? Reads the index only: no network,
-/// no writes (a row whose file is gone is reported missing and left for a run or `fsck` to drop),
-/// not counted as a use.
+/// `prefetchd verify`: is every URL of a job cached and fresh? Reads the index and each file's
+/// size: no network, no writes (a row whose file is gone is reported missing and left for a run or
+/// `fsck` to drop), not counted as a use.
 package enum Verifier {
     package struct Finding: Sendable, Equatable {
         package enum Kind: String, Sendable { case missing, stale }
