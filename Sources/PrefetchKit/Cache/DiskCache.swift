@@ -265,7 +265,7 @@ package final class DiskCache: Sendable {
     /// order (nil for one without a row or whose file is gone or of another size); rows are left as
     /// they are (`verify` writes nothing). The rows are looked up in the index, or in `originals`
     /// when `verify` has read them all (`CacheIndex.originalBodies(rows:)`).
-    func presentBodies(_ locations: [CacheLocation], among originals: StringTable<StoredBody>? = nil) throws(CacheError) -> [StoredBody?] {
+    func presentBodies(_ locations: [CacheLocation], among originals: StringTable<StoredBody>?) throws(CacheError) -> [StoredBody?] {
         let paths = locations.map(\.relativePath)
         let bodies = if let originals { paths.map(originals.value(for:)) } else { try index.bodies(relativePaths: paths) }
         return zip(paths, bodies).map { path, body in body.flatMap { holdsFile(path, size: $0.size) ? $0 : nil } }
