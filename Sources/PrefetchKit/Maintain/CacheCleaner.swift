@@ -85,6 +85,8 @@ package struct CacheCleaner: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let checkpointer = dryRun ? nil : try wrap { () throws(CacheError) in try cache.index.beginBulkDeletes() }
         defer { if let checkpointer { cache.index.endBulkDeletes(checkpointer) } }
+        // A clean killed while the clocks' indexes were dropped for a large removal left them so.
+        if !dryRun { try wrap { () throws(CacheError) in try cache.index.makeClockIndexes() } }
         let remover = FileRemoval(
             threads: policy.unlinkThreads, batchFiles: policy.batchFiles,
             holdsFiles: policy.holdsFiles ?? MountTable.mayWaitToFree(at: cache.root))
@@ -102,6 +104,11 @@ package struct CacheCleaner: Sendable {
     /// Bytes of file data the index holds, from its running totals.
     func currentBytes() throws(MaintenanceError) -> Int64 {
         try wrap { () throws(CacheError) in try cache.index.totals("all").first?.bytes ?? 0 }
+    }
+
+    /// Entries the index holds, from its running totals.
+    func currentEntries() throws(MaintenanceError) -> Int {
+        try wrap { () throws(CacheError) in try cache.index.totals("all").first?.entries ?? 0 }
     }
 }
 

@@ -116,7 +116,27 @@ struct CleanPass {
     /// files lie in a run of neighbouring folders.
     /// A batch's rows are read while the batch before it is removed (`RemovalReadAhead`), so its size
     /// is the limit when that read started.
+    /// A removal of a large share of the rows drops the clocks' indexes first and makes them again at
+    /// its end (`CacheIndex.dropsClockIndexes`); when it fails, it still tries to make them (the next
+    /// clean does so otherwise).
     mutating func remove(
+        _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
+    ) throws(MaintenanceError) {
+        let rows = dryRun ? 0 : try cleaner.currentEntries()
+        guard CacheIndex.dropsClockIndexes(removing: ids.count, of: rows, batchRows: policy.batchFiles) else {
+            return try removeInBatches(ids, while: rule, as: kind, tally: &tally)
+        }
+        try retrying { () throws(CacheError) in try cache.index.dropClockIndexes() }
+        do {
+            try removeInBatches(ids, while: rule, as: kind, tally: &tally)
+        } catch {
+            try? retrying { () throws(CacheError) in try cache.index.makeClockIndexes() }
+            throw error
+        }
+        try retrying { () throws(CacheError) in try cache.index.makeClockIndexes() }
+    }
+
+    private mutating func removeInBatches(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {
         ahead = nil

@@ -73,11 +73,14 @@ enum IndexSchema {
         """
 
     /// The entries table's indexes: its two clocks and its variants.
-    static let entriesIndexes = """
-        CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at);
-        CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at);
-        \(variantIndex)
-        """
+    static let entriesIndexes = (clockIndexes.map(\.create) + [variantIndex]).joined(separator: ";\n")
+
+    /// The indexes on the two clocks, by name. A clean removing a large share of the rows goes without
+    /// them and makes them again after (`CacheIndex.dropClockIndexes`).
+    static let clockIndexes = [
+        (name: "entries_accessed_at", create: "CREATE INDEX IF NOT EXISTS entries_accessed_at ON entries(accessed_at)"),
+        (name: "entries_fetched_at", create: "CREATE INDEX IF NOT EXISTS entries_fetched_at ON entries(fetched_at)"),
+    ]
 
     /// An original's variants by its relative path; partial, so originals cost it nothing.
     static let variantIndex = "CREATE INDEX IF NOT EXISTS entries_variant_of ON entries(variant_of) WHERE variant_of IS NOT NULL"

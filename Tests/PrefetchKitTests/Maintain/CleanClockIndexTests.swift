@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import PrefetchKit
+
+/// A removal of a large share of the rows goes without the clocks' indexes and makes them again
+/// (`CacheIndex.dropsClockIndexes`).
+@Suite struct CleanClockIndexTests {
+    @Test func onlyALargeShareRemovedInManyBatchesDropsThem() {
+        // The trims of bench/maintain/floor.sh: half of 1,000,000 and of 200,000 rows in batches of 16,000
+        #expect(CacheIndex.dropsClockIndexes(removing: 500_000, of: 1_000_000, batchRows: 16_000))
+        #expect(CacheIndex.dropsClockIndexes(removing: 100_000, of: 200_000, batchRows: 16_000))
+        // A nightly tenth, a quarter of a smaller cache, one batch: the deletes cost less than new indexes
+        #expect(!CacheIndex.dropsClockIndexes(removing: 100_000, of: 1_000_000, batchRows: 16_000))
+        #expect(!CacheIndex.dropsClockIndexes(removing: 50_000, of: 200_000, batchRows: 16_000))
+        #expect(!CacheIndex.dropsClockIndexes(removing: 16_000, of: 20_000, batchRows: 16_000))
+        #expect(!CacheIndex.dropsClockIndexes(removing: 0, of: 0, batchRows: 16_000))
+    }
+
+    @Test func aTrimWithoutThemRemovesWhatOneWithThemDoes() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given two caches of the same 1,200 entries, used in the same order
+            let now = Date()
+            let caches = try ["dropping", "keeping"].map { name in
+                let cache = try DiskCache.open(at: folder + "/" + name, layout: .native)
+                let keys = try fillCache(cache, count: 1_200, length: { _ in 992 })
+                try useInOrder(cache, keys: keys, now: now)
+                return cache
+            }
+
+            // When one is trimmed by half in batches of 50 rows (which drops the clocks' indexes) and the
+            // other in batches of 16,000 (which keeps them)
+            var seenWhileRemoving: Set<String>?
+            var policy = testPolicy(maxSize: 1_000_000, trimTo: 0.6)
+            policy.batchFiles = 50
+            #expect(CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 50))
+            let dropping = try CacheCleaner(caches[0], policy: policy).run(now: now, onItem: { _ in
+                if seenWhileRemoving == nil { seenWhileRemoving = try? clockIndexes(caches[0]) }
+            })
+            policy.batchFiles = 16_000
+            #expect(!CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 16_000))
+            let keeping = try CacheCleaner(caches[1], policy: policy).run(now: now)
+
+            // Then the first went without them while it removed, both removed the same entries and files,
+            // and both indexes are there again
+            #expect(seenWhileRemoving == [])
+            #expect(dropping.trimmed == keeping.trimmed)
+            #expect(dropping.trimmed.entries == 600)
+            #expect(try indexedPaths(caches[0]) == indexedPaths(caches[1]))
+            #expect(Set(try scanFiles(caches[0]).keys) == Set(try scanFiles(caches[1]).keys))
+            for cache in caches {
+                #expect(try clockIndexes(cache) == Set(IndexSchema.clockIndexes.map(\.name)))
+                let stats = try CacheStats.collect(from: cache, now: now)
+                #expect(stats.leastRecentlyUsed == Date(timeIntervalSince1970: firstUse(now) + 600))
+            }
+        }
+    }
+
+    @Test func aCleanMakesThemWhenAKilledOneLeftThemDropped() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given a cache whose clocks' indexes a clean killed mid-removal left dropped
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 10)
+            try cache.flush()
+            try cache.index.dropClockIndexes()
+            #expect(try clockIndexes(cache) == [])
+
+            // When the next clean has nothing to remove
+            let report = try CacheCleaner(cache, policy: testPolicy(maxSize: 1_000_000)).run()
+
+            // Then it made them again
+            #expect(report.trimmed.entries == 0)
+            #expect(try clockIndexes(cache) == Set(IndexSchema.clockIndexes.map(\.name)))
+        }
+    }
+
+    /// When entry 0 was last used (and fetched): half an hour before `now`, in whole seconds.
+    private func firstUse(_ now: Date) -> TimeInterval { (now.timeIntervalSince1970 - 1_800).rounded(.down) }
+
+    /// Entry `number` last used (and fetched) `number` seconds after `firstUse(now)`.
+    private func useInOrder(_ cache: DiskCache, keys: [String], now: Date) throws {
+        let start = firstUse(now)
+        try cache.flush()
+        try cache.index.withConnection { connection throws(CacheError) in
+            for (number, key) in keys.enumerated() {
+                try connection.write(
+                    "UPDATE entries SET fetched_at = ?1, modified_at = ?1, accessed_at = ?1 WHERE relative_path = ?2",
+                    [.real(start + Double(number)), .text(cache.relativePath(forKey: key))])
+            }
+        }
+        try cache.flush()
+    }
+
+    /// The clocks' indexes the cache's index file holds, read by a connection of its own.
+    private func clockIndexes(_ cache: DiskCache) throws -> Set<String> {
+        let database = try IndexDatabase(path: cache.root + "/index.sqlite")
+        let names = IndexSchema.clockIndexes.map(\.name)
+        return Set(try names.filter {
+            try database.text("SELECT name FROM sqlite_master WHERE type = 'index' AND name = '\($0)'") != nil
+        })
+    }
+}
