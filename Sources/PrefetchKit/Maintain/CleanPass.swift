@@ -122,8 +122,9 @@ struct CleanPass {
     mutating func remove(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {
-        let rows = dryRun ? 0 : try cleaner.currentEntries()
-        guard CacheIndex.dropsClockIndexes(removing: ids.count, of: rows, batchRows: policy.batchFiles) else {
+        guard !dryRun,
+            CacheIndex.dropsClockIndexes(removing: ids.count, of: try cleaner.currentEntries(), batchRows: policy.batchFiles)
+        else {
             return try removeInBatches(ids, while: rule, as: kind, tally: &tally)
         }
         try retrying { () throws(CacheError) in try cache.index.dropClockIndexes() }

@@ -33,6 +33,10 @@ import Testing
             var policy = testPolicy(maxSize: 1_000_000, trimTo: 0.6)
             policy.batchFiles = 50
             #expect(CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 50))
+            var seenInDryRun: Set<String>?
+            let predicted = try CacheCleaner(caches[0], policy: policy).run(dryRun: true, now: now, onItem: { _ in
+                if seenInDryRun == nil { seenInDryRun = try? clockIndexes(caches[0]) }
+            })
             let dropping = try CacheCleaner(caches[0], policy: policy).run(now: now, onItem: { _ in
                 if seenWhileRemoving == nil { seenWhileRemoving = try? clockIndexes(caches[0]) }
             })
@@ -40,8 +44,10 @@ import Testing
             #expect(!CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 16_000))
             let keeping = try CacheCleaner(caches[1], policy: policy).run(now: now)
 
-            // Then the first went without them while it removed, both removed the same entries and files,
-            // and both indexes are there again
+            // Then the first went without them while it removed (a dry run before it kept them), both
+            // removed the same entries and files, and both indexes are there again
+            #expect(seenInDryRun == Set(IndexSchema.clockIndexes.map(\.name)))
+            #expect(predicted.trimmed == dropping.trimmed)
             #expect(seenWhileRemoving == [])
             #expect(dropping.trimmed == keeping.trimmed)
             #expect(dropping.trimmed.entries == 600)
