@@ -137,6 +137,7 @@ struct CleanPass {
         try retrying { () throws(CacheError) in try cache.index.makeClockIndexes() }
     }
 
+    /// `remove`'s batches, the clocks' indexes as they are.
     private mutating func removeInBatches(
         _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally
     ) throws(MaintenanceError) {

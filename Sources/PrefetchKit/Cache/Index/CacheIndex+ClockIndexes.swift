@@ -1,8 +1,8 @@
 /// A removal of a large share of the rows goes without the two clocks' indexes and makes them again
 /// after it. Each batch deletes its rows in row order, which is no order in either clock, so every
 /// batch rewrote most pages of the clocks' indexes that held its rows: at 1,000,000 entries, trimming
-/// half in 37 batches wrote 880 MB to the WAL, where sorting the 500,000 rows left into new indexes
-/// writes a tenth of it (bench/maintain/RESULTS.md, "Eighteenth pass").
+/// half in 37 batches wrote 880 MB to the WAL in a model of the same deletes, where sorting the
+/// 500,000 rows left into new indexes wrote under a third of it (bench/maintain/RESULTS.md, "Eighteenth pass").
 ///
 /// While they are gone nothing is wrong, only slower: every query that reads them (a walk, an expiry,
 /// `stats`' oldest and newest) scans the table instead. A clean killed in between leaves them gone
@@ -28,7 +28,7 @@ extension CacheIndex {
     /// eighteenth pass's model: 31 µs a page written, 1.1 µs a row sorted into a new index.
     static let rowsPerPageWritten = 28
 
-    /// Drops the clocks' indexes, in one short write transaction.
+    /// Drops the clocks' indexes, each in a short write transaction.
     func dropClockIndexes() throws(CacheError) {
         try withConnection { connection throws(CacheError) in
             try connection.commit()
