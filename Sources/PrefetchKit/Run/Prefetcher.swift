@@ -156,7 +156,9 @@ package final class Prefetcher: Sendable {
             do throws(CacheError) {
                 let generation = board.markStored()
                 try cache.flush()
-                board.forgetStored(through: generation)
+                // A batch lost before this flush (its commit failed on a store's thread) took stores
+                // of this generation with it; they stay for `revoke`.
+                if !cache.index.lostPlacedBodies() { board.forgetStored(through: generation) }
             } catch where error.isLasting {
                 stop(for: error)
             } catch {}

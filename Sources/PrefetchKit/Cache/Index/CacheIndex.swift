@@ -231,6 +231,16 @@ package final class CacheIndex: Sendable {
         }) ?? []
     }
 
+    /// Whether a batch was lost (SQLite rolled it back after a failed write) with bodies it had placed,
+    /// which `settleAfterFailure` has not handed out yet. A commit after such a loss commits what came
+    /// after it and succeeds: the lost batch's stores were not recorded all the same.
+    func lostPlacedBodies() -> Bool {
+        (try? withConnection { connection throws(CacheError) in
+            connection.forgetRolledBackBatch()
+            return connection.hasRemovedBodies
+        }) ?? true
+    }
+
     /// Commits every batched write and access time, waiting at most `wait` for another connection's
     /// write lock (`IndexDatabase.busyTimeout` when nil).
     package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {

@@ -152,6 +152,9 @@ final class IndexConnection {
         removePlacedBodies()
     }
 
+    /// Whether a lost batch took bodies with it that `takeRemovedBodies` has not handed out.
+    var hasRemovedBodies: Bool { !removedBodies.isEmpty }
+
     /// The keys of the bodies removed with lost batches since the last call.
     func takeRemovedBodies() -> [String] {
         defer { removedBodies.removeAll() }
