@@ -23,7 +23,8 @@ import Testing
             let caches = try ["dropping", "keeping"].map { name in
                 let cache = try DiskCache.open(at: folder + "/" + name, layout: .native)
                 let keys = try fillCache(cache, count: 1_200, length: { _ in 992 })
-                try useInOrder(cache, keys: keys, now: now)
+                // (entry `number` last used, fetched and modified `number` seconds after `firstUse(now)`)
+                try setAllClocks(cache, keys: keys) { Date(timeIntervalSince1970: firstUse(now) + Double($0)) }
                 return cache
             }
 
@@ -81,20 +82,6 @@ import Testing
 
     /// When entry 0 was last used (and fetched): half an hour before `now`, in whole seconds.
     private func firstUse(_ now: Date) -> TimeInterval { (now.timeIntervalSince1970 - 1_800).rounded(.down) }
-
-    /// Entry `number` last used (and fetched) `number` seconds after `firstUse(now)`.
-    private func useInOrder(_ cache: DiskCache, keys: [String], now: Date) throws {
-        let start = firstUse(now)
-        try cache.flush()
-        try cache.index.withConnection { connection throws(CacheError) in
-            for (number, key) in keys.enumerated() {
-                try connection.write(
-                    "UPDATE entries SET fetched_at = ?1, modified_at = ?1, accessed_at = ?1 WHERE relative_path = ?2",
-                    [.real(start + Double(number)), .text(cache.relativePath(forKey: key))])
-            }
-        }
-        try cache.flush()
-    }
 
     /// The clocks' indexes the cache's index file holds, read by a connection of its own.
     private func clockIndexes(_ cache: DiskCache) throws -> Set<String> {
