@@ -33,3 +33,10 @@ int pf_signal_is_ignored(int number) {
     if (sigaction(number, NULL, &current) != 0) return 0;
     return !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
 }
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+int pf_set_thread_niceness(int niceness) {
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness);
+}

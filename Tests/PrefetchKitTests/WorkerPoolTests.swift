@@ -32,6 +32,32 @@ import Testing
         #expect(finished.withLock { $0 } == 2)
     }
 
+    @Test func aPoolWithANiceValueRunsItsWorkAtIt() {
+        // Given a pool whose threads are niced and one whose are not
+        let niced = WorkerPool(name: "test.niced", width: 2, niceness: 10)
+        let plain = WorkerPool(name: "test.plain", width: 1)
+        let seen = Mutex<[String: Int32]>([:])
+
+        // When each of their items reads its thread's nice value (getpriority of "this process",
+        // which on Linux is the calling thread)
+        for (name, pool) in [("niced", niced), ("plain", plain)] {
+            for _ in 0..<4 {
+                pool.submit {
+                    errno = 0
+                    let value = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                    seen.withLock { $0[name] = max($0[name] ?? value, value) }
+                }
+            }
+            pool.waitUntilIdle()
+        }
+        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+
+        // Then the niced pool's items ran at 10 (or the limit 19, if the tests themselves run niced),
+        // and the other pool's at the test's own
+        #expect(seen.withLock { $0["niced"] } == min(19, own + 10))
+        #expect(seen.withLock { $0["plain"] } == own)
+    }
+
     @Test func aWorkerKnowsItIsOne() {
         let pool = WorkerPool(name: "test.self", width: 1)
         let inside = Mutex<Bool?>(nil)

@@ -10,5 +10,8 @@ int pf_sched_policy_batch(void);
 /* 1 when the signal's action is to ignore it (as `nohup` or a shell's background job leaves SIGHUP or
    SIGINT), which Swift cannot compare its handler pointer against. */
 int pf_signal_is_ignored(int number);
+/* Sets the calling thread's nice value (on Linux a nice value is a thread's own: setpriority on its
+   thread id). 0 when it took. */
+int pf_set_thread_niceness(int niceness);
 
 #endif

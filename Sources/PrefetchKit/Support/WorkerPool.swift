@@ -1,3 +1,4 @@
+internal import CShims
 import Foundation
 
 /// A fixed set of threads running submitted work in arrival order (in order, one at a time, when
@@ -9,10 +10,15 @@ final class WorkerPool: Sendable {
     private let core = Core()
     private let width: Int
 
-    init(name: String, width: Int) {
+    /// `niceness` above 0 lowers the threads' priority (their nice value): they then run on what
+    /// CPU the process's other threads leave.
+    init(name: String, width: Int, niceness: Int32 = 0) {
         self.width = max(1, width)
         for number in 0..<self.width {
-            let thread = Thread { [core] in core.work() }
+            let thread = Thread { [core] in
+                if niceness > 0 { _ = pf_set_thread_niceness(niceness) }
+                core.work()
+            }
             thread.name = "\(name).\(number)"
             thread.start()
         }
