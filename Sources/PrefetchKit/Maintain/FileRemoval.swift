@@ -38,6 +38,9 @@ final class FileRemoval: Sendable {
     let batchFiles: Int
     /// Whether unlinked files are held open until after their batch's commit.
     let holdsFiles: Bool
+    /// The most files any one batch may detach: `batchFiles` when they are held open; unlinked in
+    /// place, a batch holds no descriptors and is not bounded here.
+    var largestBatch: Int { holdsFiles ? batchFiles : .max }
 
     /// Holding files open, sizes batches and groups to the open-file limit (raised to its hard limit
     /// first), less 256 for what the process has open: a batch being detached, the group gathering, and
@@ -45,7 +48,7 @@ final class FileRemoval: Sendable {
     /// groups. At most 16,384 descriptors a group.
     init(threads: Int, batchFiles: Int, holdsFiles: Bool) {
         width = max(1, threads)
-        detaching = WorkerPool(name: "prefetchd.detach", width: width)
+        detaching = WorkerPool(name: "prefetchd.detach", width: width, niceness: Self.detachingNiceness)
         releasing = WorkerPool(name: "prefetchd.release", width: width)
         self.holdsFiles = holdsFiles
         guard holdsFiles else {
@@ -57,6 +60,12 @@ final class FileRemoval: Sendable {
         self.batchFiles = max(1, min(batchFiles, available / 4))
         groupFiles = max(1, min(16_384, (available - 2 * self.batchFiles) / 2))
     }
+
+    /// The detaching threads' nice value. What else a batch does (the clean's thread reading and
+    /// deleting its rows and committing them, the reading thread reading the next batch's rows)
+    /// holds the batch up, so it must not wait for CPU behind four unlinking threads; unlinks take
+    /// what CPU is left, which is most of it (bench/maintain/RESULTS.md, "Nineteenth pass").
+    static let detachingNiceness: Int32 = 10
 
     /// The name a clean of the rename-then-unlink removal gave a file before unlinking it (pre-release
     /// builds): in its own folder, hidden, and not a cache file name. A journal such a clean left in a
@@ -95,7 +104,9 @@ final class FileRemoval: Sendable {
         // the pool is not idle until they are done.
         detaching.submit { [self] in
             do throws(CacheError) {
-                for run in runs(of: try prepare().sorted()) { unlink(run, into: state) }
+                // In the order given: a clean gives its rows in row order, so by fan-out folder
+                // (`IndexRowID`), and each run is a few folders.
+                for run in runs(of: try prepare()) { unlink(run, into: state) }
             } catch {
                 state.withLock { $0.failure = $0.failure ?? error }
             }
