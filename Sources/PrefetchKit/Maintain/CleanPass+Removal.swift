@@ -24,7 +24,9 @@ extension CleanPass {
     }
 
     /// Removes those of the rows `ids` that `rule` still takes, and starts reading the next batch's
-    /// rows (the first `batchLimit` of `following`).
+    /// rows (the first `batchLimit` of `following`, or all of them when they make the final batch).
+    /// The last batch (nothing `following`) makes the clocks' indexes after its deletes when `final`
+    /// says so.
     ///
     /// The rows are as committed when the write transaction began (and stay so until it ends): read
     /// ahead, while the batch before was removed, when `RemovalReadAhead` says they still are, else
@@ -34,7 +36,7 @@ extension CleanPass {
     /// `remover.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
         _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally,
-        following: ArraySlice<Int64>
+        following: ArraySlice<Int64>, final: FinalBatch
     ) throws(MaintenanceError) {
         let started = Date()
         let root = cache.root
@@ -42,7 +44,8 @@ extension CleanPass {
         batchNumber += 1
         let readAhead = ahead
         ahead = nil
-        let next = following.prefix(batchLimit)
+        let next = nextBatch(of: following, final: final)
+        let makesClockIndexes = final.makesClockIndexes && following.isEmpty
         var nextAhead: RemovalReadAhead?
         var removedBatch: RemovedBatch?
         // Rows an attempt whose commit failed had unlinked the files of: they go on the next attempt
@@ -85,6 +88,7 @@ extension CleanPass {
                     return rows.map { root + "/" + $0.relativePath }
                 }) { () throws(CacheError) in
                     try transaction.deleteEntries(due)
+                    if makesClockIndexes { try transaction.makeClockIndexes() }
                 }
                 removedBatch = RemovedBatch(
                     changes: try transaction.version().changes, beyondItsIDs: Set(due.rows[ownRows...].map(\.id)))

@@ -9,10 +9,13 @@ import Testing
         // The trims of bench/maintain/floor.sh: half of 1,000,000 and of 200,000 rows in batches of 16,000
         #expect(CacheIndex.dropsClockIndexes(removing: 500_000, of: 1_000_000, batchRows: 16_000))
         #expect(CacheIndex.dropsClockIndexes(removing: 100_000, of: 200_000, batchRows: 16_000))
+        // ... and in the batches of the default policy
+        #expect(CacheIndex.dropsClockIndexes(removing: 500_000, of: 1_000_000, batchRows: CleanPolicy().batchFiles))
+        #expect(CacheIndex.dropsClockIndexes(removing: 100_000, of: 200_000, batchRows: CleanPolicy().batchFiles))
         // A nightly tenth, a quarter of a smaller cache, one batch: the deletes cost less than new indexes
         #expect(!CacheIndex.dropsClockIndexes(removing: 100_000, of: 1_000_000, batchRows: 16_000))
         #expect(!CacheIndex.dropsClockIndexes(removing: 50_000, of: 200_000, batchRows: 16_000))
-        #expect(!CacheIndex.dropsClockIndexes(removing: 16_000, of: 20_000, batchRows: 16_000))
+        #expect(!CacheIndex.dropsClockIndexes(removing: 10_000, of: 20_000, batchRows: 16_000))
         #expect(!CacheIndex.dropsClockIndexes(removing: 0, of: 0, batchRows: 16_000))
     }
 
@@ -29,17 +32,21 @@ import Testing
             }
 
             // When one is trimmed by half in batches of 50 rows (which drops the clocks' indexes) and the
-            // other in batches of 16,000 (which keeps them)
+            // other in batches of 16,000 (which keeps them), files unlinked in place (no bound on a batch)
             var seenWhileRemoving: Set<String>?
+            var removedWithThem = 0
             var policy = testPolicy(maxSize: 1_000_000, trimTo: 0.6)
             policy.batchFiles = 50
+            policy.holdsFiles = false
             #expect(CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 50))
             var seenInDryRun: Set<String>?
             let predicted = try CacheCleaner(caches[0], policy: policy).run(dryRun: true, now: now, onItem: { _ in
                 if seenInDryRun == nil { seenInDryRun = try? clockIndexes(caches[0]) }
             })
             let dropping = try CacheCleaner(caches[0], policy: policy).run(now: now, onItem: { _ in
-                if seenWhileRemoving == nil { seenWhileRemoving = try? clockIndexes(caches[0]) }
+                let seen = try? clockIndexes(caches[0])
+                if seenWhileRemoving == nil { seenWhileRemoving = seen }
+                if seen == Set(IndexSchema.clockIndexes.map(\.name)) { removedWithThem += 1 }
             })
             policy.batchFiles = 16_000
             #expect(!CacheIndex.dropsClockIndexes(removing: 600, of: 1_200, batchRows: 16_000))
@@ -50,6 +57,9 @@ import Testing
             #expect(seenInDryRun == Set(IndexSchema.clockIndexes.map(\.name)))
             #expect(predicted.trimmed == dropping.trimmed)
             #expect(seenWhileRemoving == [])
+            // (the last batch made them: it took a third as many files as rows are left, 600 / 3, so
+            // that its unlinks run while they are made; every item is told after its batch's commit)
+            #expect(removedWithThem == 600 / CleanPass.rowsIndexedPerUnlink)
             #expect(dropping.trimmed == keeping.trimmed)
             #expect(dropping.trimmed.entries == 600)
             #expect(try indexedPaths(caches[0]) == indexedPaths(caches[1]))

@@ -210,6 +210,11 @@ struct MaintenanceTransaction {
         try connection.deleteEntries(removal)
     }
 
+    /// Makes the clocks' indexes a large removal dropped (`CacheIndex.dropClockIndexes`), those missing.
+    func makeClockIndexes() throws(CacheError) {
+        try connection.makeMissingClockIndexes()
+    }
+
     /// The variants made from the originals at `relativePaths`, which a clean removes with them.
     func variantCandidates(ofOriginalsAt relativePaths: [String]) throws(CacheError) -> [RemovalCandidate] {
         try connection.variantCandidates(ofOriginalsAt: relativePaths)
@@ -333,16 +338,21 @@ extension IndexConnection {
 }
 
 extension CacheIndex {
-    /// Readies this connection for a clean's many deletes: a 256 MiB page cache (most of a 1M-entry
-    /// index's pages stay in memory), and its WAL checkpoints handed to an `IndexCheckpointer` that
-    /// copies every 65,536 pages beside the clean instead of inside its commits, so that no commit
-    /// waits on a checkpoint (bench/maintain/RESULTS.md, "Design figures"). `endBulkDeletes` hands the
-    /// checkpoints back.
+    /// Readies this connection for a clean's many deletes: a small page cache (2 MiB), and its WAL
+    /// checkpoints handed to an `IndexCheckpointer` that copies every 8,192 pages beside the clean
+    /// instead of inside its commits, so that no commit waits on a checkpoint (bench/maintain/RESULTS.md,
+    /// "Design figures"). `endBulkDeletes` hands the checkpoints back.
+    ///
+    /// The cache is small because a removal reads each page about once (its batches walk the table in
+    /// row order; dropping or making an index walks that index once): a large one only grew, each new
+    /// 4 KiB of it a page fault the kernel clears first, 160,000 of them at 1,000,000 entries. The
+    /// checkpoints come often, so that what the last batch wrote is mostly copied beside the sweep
+    /// rather than after it (bench/maintain/RESULTS.md, "Nineteenth pass").
     func beginBulkDeletes() throws(CacheError) -> IndexCheckpointer {
-        let checkpointer = try IndexCheckpointer(path: path, pages: 65_536)
+        let checkpointer = try IndexCheckpointer(path: path, pages: 8_192)
         try withConnection { connection throws(CacheError) in
             try connection.commit()
-            try connection.database.execute("PRAGMA cache_size = -262144")
+            try connection.database.execute("PRAGMA cache_size = -2048")
             checkpointer.watch(connection.database)
         }
         return checkpointer
