@@ -28,7 +28,8 @@ extension CacheIndex {
     /// model gave 28 (31 µs a page written, 1.1 µs a row sorted into a new index); since the indexes
     /// are made in the last batch while its files are unlinked, making them costs less of a clean's
     /// time than that, and with batches of 32,768 files 40 keeps the half of a 200,000-entry cache
-    /// dropping them: 0.648 s against 0.720 s keeping them (bench/maintain/RESULTS.md, "Nineteenth pass").
+    /// dropping them, 1.18x the bare unlink of the same files against 1.35x keeping them
+    /// (bench/maintain/RESULTS.md, "Nineteenth pass").
     static let rowsPerPageWritten = 40
 
     /// Drops the clocks' indexes, each in a short write transaction.

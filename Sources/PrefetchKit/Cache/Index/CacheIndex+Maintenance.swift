@@ -345,9 +345,9 @@ extension CacheIndex {
     ///
     /// The cache is small because a removal reads each page about once (its batches walk the table in
     /// row order; dropping or making an index walks that index once): a large one only grew, each new
-    /// 4 KiB of it a page fault the kernel clears first, 160,000 of them at 1,000,000 entries. The
-    /// checkpoints come often, so that what the last batch wrote is mostly copied beside the sweep
-    /// rather than after it (bench/maintain/RESULTS.md, "Nineteenth pass").
+    /// 4 KiB of it a page fault the kernel clears first (167,000 faults in a trim of half of 1,000,000
+    /// entries with a 256 MiB cache). The checkpoints come often, so that what the last batch wrote is
+    /// mostly copied beside the sweep rather than after it (bench/maintain/RESULTS.md, "Nineteenth pass").
     func beginBulkDeletes() throws(CacheError) -> IndexCheckpointer {
         let checkpointer = try IndexCheckpointer(path: path, pages: 8_192)
         try withConnection { connection throws(CacheError) in
