@@ -25,8 +25,8 @@ extension CleanPass {
 
     /// Removes those of the rows `ids` that `rule` still takes, and starts reading the next batch's
     /// rows (the first `batchLimit` of `following`, or all of them when they make the final batch).
-    /// The last batch (nothing `following`) makes the clocks' indexes after its deletes when `final`
-    /// says so.
+    /// The last batch (nothing `following`) of a removal with `finalFiles` makes the clocks' indexes
+    /// after its deletes.
     ///
     /// The rows are as committed when the write transaction began (and stay so until it ends): read
     /// ahead, while the batch before was removed, when `RemovalReadAhead` says they still are, else
@@ -36,7 +36,7 @@ extension CleanPass {
     /// `remover.batchFiles`) after one that took less than half of it.
     mutating func removeBatch(
         _ ids: ArraySlice<Int64>, while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally,
-        following: ArraySlice<Int64>, final: FinalBatch
+        following: ArraySlice<Int64>, finalFiles: Int?
     ) throws(MaintenanceError) {
         let started = Date()
         let root = cache.root
@@ -44,8 +44,8 @@ extension CleanPass {
         batchNumber += 1
         let readAhead = ahead
         ahead = nil
-        let next = nextBatch(of: following, final: final)
-        let makesClockIndexes = final.makesClockIndexes && following.isEmpty
+        let next = nextBatch(of: following, finalFiles: finalFiles)
+        let makesClockIndexes = finalFiles != nil && following.isEmpty
         var nextAhead: RemovalReadAhead?
         var removedBatch: RemovedBatch?
         // Rows an attempt whose commit failed had unlinked the files of: they go on the next attempt

@@ -118,7 +118,7 @@ struct CleanPass {
     /// is the limit when that read started.
     /// A removal of a large share of the rows drops the clocks' indexes first
     /// (`CacheIndex.dropsClockIndexes`), and its last batch makes them again while that batch's files
-    /// are unlinked: that batch is as large as `finalBatch` says, so that the unlinks keep the other core
+    /// are unlinked: that batch is as large as `finalBatchFiles` says, so that the unlinks keep the other core
     /// busy while the index is made under the same lock. When it fails, the indexes are still made (the
     /// next clean makes them otherwise).
     mutating func remove(
@@ -126,11 +126,11 @@ struct CleanPass {
     ) throws(MaintenanceError) {
         let rows = dryRun ? 0 : try cleaner.currentEntries()
         guard !dryRun, CacheIndex.dropsClockIndexes(removing: ids.count, of: rows, batchRows: policy.batchFiles) else {
-            return try removeInBatches(ids, while: rule, as: kind, tally: &tally, final: .none)
+            return try removeInBatches(ids, while: rule, as: kind, tally: &tally, finalFiles: nil)
         }
         try retrying { () throws(CacheError) in try cache.index.dropClockIndexes() }
         do {
-            try removeInBatches(ids, while: rule, as: kind, tally: &tally, final: finalBatch(leaving: rows - ids.count))
+            try removeInBatches(ids, while: rule, as: kind, tally: &tally, finalFiles: finalBatchFiles(leaving: rows - ids.count))
         } catch {
             try? retrying { () throws(CacheError) in try cache.index.makeClockIndexes() }
             throw error
@@ -139,40 +139,44 @@ struct CleanPass {
         try retrying { () throws(CacheError) in try cache.index.makeClockIndexes() }
     }
 
-    /// The last batch of a removal without the clocks' indexes, which makes them over the `rowsLeft`
-    /// rows left: as many files as take about as long to unlink as that takes (`rowsIndexedPerUnlink`),
+    /// The files of the last batch of a removal without the clocks' indexes, which makes them over the
+    /// `rowsLeft` rows left: as many as take about as long to unlink as that takes (`rowsIndexedPerUnlink`),
     /// no fewer than the batches before it, and no more than a batch may hold open.
-    private func finalBatch(leaving rowsLeft: Int) -> FinalBatch {
-        FinalBatch(files: min(remover.largestBatch, max(batchLimit, rowsLeft / Self.rowsIndexedPerUnlink)), makesClockIndexes: true)
+    private func finalBatchFiles(leaving rowsLeft: Int) -> Int {
+        min(remover.largestBatch, max(batchLimit, rowsLeft / Self.rowsIndexedPerUnlink))
     }
 
     /// Rows both clocks' indexes are made over in the time one file is unlinked on a tmpfs (about 1.1 µs a
     /// row and index against 6 µs a file; bench/maintain/RESULTS.md, "Nineteenth pass").
     static let rowsIndexedPerUnlink = 3
 
-    /// `remove`'s batches, the clocks' indexes as they are; the last one as `final` says.
+    /// `remove`'s batches. With `finalFiles`, the removal goes without the clocks' indexes and its last
+    /// batch is that many files (the rest once it fits) and makes them; without, the last batch is like
+    /// any other.
     private mutating func removeInBatches(
-        _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally, final: FinalBatch
+        _ ids: [Int64], while rule: RemovalRule, as kind: CleanItem.Kind, tally: inout CleanTally, finalFiles: Int?
     ) throws(MaintenanceError) {
         ahead = nil
         defer { ahead = nil }
         var next = ids.startIndex
         while next < ids.endIndex {
-            let batch = ahead?.ids ?? nextBatch(of: ids[next...], final: final)
+            let batch = ahead?.ids ?? nextBatch(of: ids[next...], finalFiles: finalFiles)
             if dryRun {
                 try listBatch(batch, as: kind, tally: &tally)
             } else {
-                try removeBatch(batch, while: rule, as: kind, tally: &tally, following: ids[batch.endIndex...], final: final)
+                try removeBatch(
+                    batch, while: rule, as: kind, tally: &tally, following: ids[batch.endIndex...], finalFiles: finalFiles)
             }
             next = batch.endIndex
         }
     }
 
-    /// The next batch of the ids `rest`: all of them when they fit in the final batch, else as many as
-    /// a batch takes now, but no more than leaves the final batch its size.
-    func nextBatch(of rest: ArraySlice<Int64>, final: FinalBatch) -> ArraySlice<Int64> {
-        guard rest.count > final.files else { return rest }
-        return rest.prefix(min(dryRun ? policy.batchFiles : batchLimit, rest.count - final.files))
+    /// The next batch of the ids `rest`: all of them when they fit in the final batch of `finalFiles`,
+    /// else as many as a batch takes now, but no more than leaves the final batch its size.
+    func nextBatch(of rest: ArraySlice<Int64>, finalFiles: Int?) -> ArraySlice<Int64> {
+        let finalFiles = finalFiles ?? 0
+        guard rest.count > finalFiles else { return rest }
+        return rest.prefix(min(dryRun ? policy.batchFiles : batchLimit, rest.count - finalFiles))
     }
 
     /// A dry run's batch: tells of the rows `ids` as if they were removed.
@@ -187,14 +191,4 @@ struct CleanPass {
         onItem(CleanItem(kind: kind, relativePath: relativePath, bytes: bytes))
         return bytes
     }
-}
-
-/// How a removal's last batch differs from the others: how many files it may hold (the rest is one
-/// batch once it fits), and whether it makes the clocks' indexes.
-struct FinalBatch {
-    let files: Int
-    let makesClockIndexes: Bool
-
-    /// A last batch like any other.
-    static let none = FinalBatch(files: 0, makesClockIndexes: false)
 }
