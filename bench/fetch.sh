@@ -5,6 +5,12 @@
 # even ones), and compared by their medians: on this disk the same run varies by 2x from one minute
 # to the next.
 #   curl      curl --parallel --parallel-max N, one `url =`/`output =` pair per image in a config file
+#   header floor  bench/header-floor/floor.c: libcurl's multi interface on one thread, N transfers in
+#             flight, doing for every body only what prefetchd's header run must: an unnamed file
+#             written from libcurl's buffer, XXH3-128 over the bytes, the file linked under its name,
+#             a row in an SQLite table shaped as the index's entries (256 rows a transaction). What
+#             that work costs with nothing of prefetchd's around it; in every round beside curl
+#             (unless --skip header-floor).
 #   aria2c    aria2c -j N with its defaults (preallocation, control files, fsync)
 #   aria2c    the same with --file-allocation=none --auto-save-interval=0 (no preallocation and no
 #             control file; aria2 1.36 still fsyncs each finished file, no option turns that off)
@@ -53,8 +59,8 @@
 #   --tmpfs SIZE     as root: mount a tmpfs of SIZE (mount's size=, e.g. 8G) on bench/out/tmpfs
 #                    for the outputs, unmounted at the end
 #   --https          add the HTTPS/h2 rows (nginx's TLS port is PORT + 1)
-#   --skip LIST      leave out the single rows named in the comma-separated LIST: aria2c, decode,
-#                    floor (the rounds always run)
+#   --skip LIST      leave out the rows named in the comma-separated LIST: aria2c, decode, floor
+#                    (the single rows), header-floor (its row in every round)
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
 # adds the base rows (needs PREFETCHD).
 set -euo pipefail
@@ -91,7 +97,7 @@ skips() { [[ $skip == *",$1,"* ]]; }
 
 source "$(dirname "$0")/setup.sh"
 bench_setup
-"$BENCH/../scripts/bootstrap" eatmydata
+"$BENCH/../scripts/bootstrap" eatmydata gcc
 
 base_url=http://127.0.0.1:$port
 tls_port=$((port + 1)) status_port=$((port + 2))
@@ -153,10 +159,10 @@ prefetchd_missing() {
 }
 
 corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
-# Full copies of the corpus written and kept until the end (curl and header each round, aria2c
-# three times, decode once; with a base build, both builds' header and decode each round), or one
-# at a time when deleted; plus some room.
-if ((delete_outputs)); then copies=1; elif [[ -n ${PREFETCHD_BASE:-} ]]; then copies=$((5 * rounds + 3)); else copies=$((2 * rounds + 4)); fi
+# Full copies of the corpus written and kept until the end (curl, the header floor and header each
+# round, aria2c three times, decode once; with a base build, both builds' header and decode each
+# round), or one at a time when deleted; plus some room.
+if ((delete_outputs)); then copies=1; elif [[ -n ${PREFETCHD_BASE:-} ]]; then copies=$((6 * rounds + 3)); else copies=$((3 * rounds + 4)); fi
 needed_kib=$(( corpus_bytes / 1024 * (copies + 1) ))
 free_kib=$(df -Pk "$outputs" | awk 'NR == 2 { print $4 }')
 if (( free_kib < needed_kib )); then
@@ -184,6 +190,9 @@ if [[ -n ${PREFETCHD_BASE:-} ]]; then
     has_base=1
     prefetchd_note="$prefetchd_note base: $PREFETCHD_BASE ($("$PREFETCHD_BASE" --version 2>&1 | head -n 1))."
 fi
+
+header_floor=$work/header-floor
+skips header-floor || gcc -O2 -o "$header_floor" "$BENCH/header-floor/floor.c" -lcurl -lsqlite3 -lxxhash
 
 # One TSV line per row: label, wall, cpu, rss KiB, exit status, check, connections accepted.
 rows=$work/rows.tsv
@@ -304,6 +313,15 @@ curl_row() {
     dispose "$folder"
 }
 
+# header_floor_row ROUND: the header run's work alone (bench/header-floor/floor.c), one round.
+header_floor_row() {
+    local folder=$work/floor-$1
+    mkdir -p "$folder"
+    measure "header floor (round $1)" -- "$header_floor" "$work/urls.txt" "$folder" "$concurrency"
+    end_row "$(check_files "$folder")"
+    dispose "$folder"
+}
+
 # aria2c, three ways
 aria2_row() {
     local label=$1 folder=$2
@@ -378,12 +396,14 @@ round_row() {
     case $1 in
         curl) curl_row "$2" ;;
         curl-https) curl_row "$2" https ;;
+        header-floor) header_floor_row "$2" ;;
         header|decode|header-https) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
         base-header|base-decode|base-header-https) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
     esac
 }
 kinds=(curl header)
 ((has_base)) && kinds=(curl header base-header)
+skips header-floor || kinds=("${kinds[0]}" header-floor "${kinds[@]:1}")
 ((https)) && kinds+=(curl-https header-https)
 ((https && has_base)) && kinds+=(base-header-https)
 ((has_base)) && ! skips decode && kinds+=(decode base-decode)
@@ -450,6 +470,8 @@ if ((delete_outputs)); then outputs_note="each deleted after its row"; else outp
                     name, r, c, against, ar, ac, r / ar, (ac > 0 ? c / ac : 0) }'
     }
     compare "prefetchd validate: header" "curl --parallel"
+    compare "header floor" "curl --parallel"
+    compare "prefetchd validate: header" "header floor"
     compare "prefetchd validate: header, HTTPS h2" "curl -k --parallel, HTTPS h2"
     awk -v cold="$(median "prefetchd validate: header" 3)" -v warm="$(median "prefetchd validate: header, warm" 3)" \
         -v verify="$(median "prefetchd verify" 3)" -v n="$images" 'BEGIN {
