@@ -119,7 +119,8 @@ extension Attempt {
                 let name = line.prefix { $0 != ":" }
                 throw .invalidRequest("the header \(name) contains a line break")
             }
-            guard let longer = curl_slist_append(list, line) else {
+            // withCString: passed as it is, the line would be copied into a new array first.
+            guard let longer = line.withCString({ curl_slist_append(list, $0) }) else {
                 curl_slist_free_all(list)
                 throw .curl(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_slist_append ran out of memory")
             }

@@ -445,16 +445,18 @@ final class Attempt {
 
 @available(*, unavailable) extension Attempt: Sendable {}
 
-/// libcurl's write callback; the context is the unretained `Attempt` the active map keeps alive.
+/// libcurl's write callback; the context is the unretained `Attempt` the active map keeps alive,
+/// used without a retain and release of its own (libcurl calls this and the progress callback about
+/// twenty times a body).
 let attemptWriteCallback: curl_write_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
-    return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().receive(data, count: size * count)
+    return Unmanaged<Attempt>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receive(data, count: size * count) }
 }
 
 /// libcurl's header callback, one header line per call; the context as above.
 let attemptHeaderCallback: curl_write_callback = { data, size, count, context in
     guard let data, let context else { return 0 }
-    return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().receiveHeader(data, count: size * count)
+    return Unmanaged<Attempt>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.receiveHeader(data, count: size * count) }
 }
 
 /// libcurl's pre-request callback; the context as above.
@@ -468,5 +470,5 @@ let attemptPrerequestCallback: curl_prereq_callback = { context, primaryIP, _, _
 /// flows; the context as above.
 let attemptProgressCallback: curl_xferinfo_callback = { context, _, downloaded, _, _ in
     guard let context else { return 1 }
-    return Unmanaged<Attempt>.fromOpaque(context).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
+    return Unmanaged<Attempt>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.progress(downloaded: Int64(downloaded)) } ? 0 : 1
 }

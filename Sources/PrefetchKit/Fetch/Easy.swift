@@ -95,7 +95,8 @@ final class Easy {
     }
 
     /// The last value of a header of the latest response (after redirects), if it was sent.
-    func header(_ name: String) -> String? {
+    func header(_ name: StaticString) -> String? {
+        let name = cName(name)
         var found: UnsafeMutablePointer<curl_header>?
         guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
               let amount = found?.pointee.amount
@@ -107,7 +108,8 @@ final class Easy {
     }
 
     /// Every value of a header of the latest response, in the order its lines came.
-    func headerValues(_ name: String) -> [String] {
+    func headerValues(_ name: StaticString) -> [String] {
+        let name = cName(name)
         var found: UnsafeMutablePointer<curl_header>?
         guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
               let amount = found?.pointee.amount
@@ -118,6 +120,12 @@ final class Easy {
             }
             return found.map { String(cString: $0.pointee.value) }
         }
+    }
+
+    /// A header name as libcurl takes it, straight from the literal's bytes: a `String` would be
+    /// copied into a new C string at every call (about eight a response).
+    private func cName(_ name: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// libcurl's own message for a failed transfer: the error buffer, else the code's description.

@@ -43,7 +43,9 @@ package final class ContentHasher {
         finished = true
         var canonical = XXH128_canonical_t()
         XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state))
-        return Self.prefix + CacheDigest.hex(withUnsafeBytes(of: canonical.digest) { Array($0) })
+        var checksum = Self.prefix
+        withUnsafeBytes(of: canonical.digest) { checksum += CacheDigest.hex($0) }
+        return checksum
     }
 
     static let prefix = "xxh3:"

@@ -10,6 +10,25 @@ protocol ImageBytes {
     var count: Int64 { get }
     /// Up to `length` bytes starting at `offset`; fewer only at the end of the body.
     func read(at offset: Int64, length: Int) throws(ImageError) -> [UInt8]
+    /// The two bytes at `offset` as a big-endian number, nil past the end: what a marker walk reads
+    /// most, without the array of a `read`.
+    func twoBytes(at offset: Int64) throws(ImageError) -> UInt16?
+}
+
+extension ImageBytes {
+    func twoBytes(at offset: Int64) throws(ImageError) -> UInt16? {
+        let bytes = try read(at: offset, length: 2)
+        return bytes.count == 2 ? UInt16(bytes[0]) << 8 | UInt16(bytes[1]) : nil
+    }
+}
+
+extension [UInt8] {
+    /// The two bytes at `offset` as a big-endian number, nil unless both are there.
+    func twoBytes(at offset: Int64) -> UInt16? {
+        guard offset >= 0, offset + 2 <= Int64(count) else { return nil }
+        let index = Int(offset)
+        return UInt16(self[index]) << 8 | UInt16(self[index + 1])
+    }
 }
 
 /// A body held in memory.
@@ -22,6 +41,10 @@ struct MemoryImageBytes: ImageBytes {
         guard offset < count else { return [] }
         let start = Int(offset)
         return Array(bytes[start..<min(bytes.count, start + length)])
+    }
+
+    func twoBytes(at offset: Int64) -> UInt16? {
+        bytes.twoBytes(at: offset)
     }
 }
 
@@ -97,5 +120,10 @@ final class HeadedImageBytes: ImageBytes {
         }
         if file == nil { file = try FileImageBytes(path: path) }
         return try file!.read(at: offset, length: length)
+    }
+
+    func twoBytes(at offset: Int64) throws(ImageError) -> UInt16? {
+        if offset + 2 <= Int64(head.count) { return head.twoBytes(at: offset) }
+        return try read(at: offset, length: 2).twoBytes(at: 0)
     }
 }

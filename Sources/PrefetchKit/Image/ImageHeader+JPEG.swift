@@ -4,11 +4,11 @@ extension ImageHeader {
     static func jpeg(_ bytes: some ImageBytes) throws(ImageError) -> ImageInfo {
         var offset: Int64 = 2
         while true {
-            let marker = try exactly(2, at: offset, of: bytes, .jpeg, reading: "marker before the frame header")
-            guard marker[0] == 0xFF else {
-                throw .corrupt(.jpeg, detail: "expected a marker at byte \(offset), found 0x\(hex(marker[0]))")
+            let marker = try exactlyTwo(at: offset, of: bytes, .jpeg, reading: "marker before the frame header")
+            guard marker >> 8 == 0xFF else {
+                throw .corrupt(.jpeg, detail: "expected a marker at byte \(offset), found 0x\(hex(UInt8(marker >> 8)))")
             }
-            let code = marker[1]
+            let code = UInt8(marker & 0xFF)
             if code == 0xFF {
                 offset += 1  // a fill byte
                 continue
@@ -20,7 +20,7 @@ extension ImageHeader {
             if code == 0xD8 || code == 0xD9 || code == 0xDA {
                 throw .corrupt(.jpeg, detail: "marker 0x\(hex(code)) comes before any frame header")
             }
-            let length = try exactly(2, at: offset, of: bytes, .jpeg, reading: "segment length").bigEndian(at: 0, size: 2)
+            let length = try Int(exactlyTwo(at: offset, of: bytes, .jpeg, reading: "segment length"))
             guard length >= 2 else {
                 throw .corrupt(.jpeg, detail: "segment 0x\(hex(code)) has the impossible length \(length)")
             }

@@ -37,6 +37,14 @@ enum ImageHeader {
         return got
     }
 
+    /// `exactly` two bytes, as a big-endian number.
+    static func exactlyTwo(at offset: Int64, of bytes: some ImageBytes, _ format: ImageFormat, reading what: String) throws(ImageError) -> UInt16 {
+        guard let value = try bytes.twoBytes(at: offset) else {
+            throw .truncated(format, detail: "the data ends inside the \(what)")
+        }
+        return value
+    }
+
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     private static func png(_ bytes: some ImageBytes) throws(ImageError) -> ImageInfo {

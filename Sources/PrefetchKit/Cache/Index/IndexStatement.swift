@@ -30,13 +30,25 @@ final class IndexStatement {
 
     func bind(_ index: Int32, _ value: String?) throws(CacheError) {
         let code: Int32
-        if let value {
-            // SQLITE_TRANSIENT: SQLite copies the bytes before the Swift string goes away.
-            code = sqlite3_bind_text(handle, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        if var value {
+            // The string's own UTF-8 bytes with their length: passed as a C string, a short one was
+            // copied into a new allocation first (nine binds a stored entry). SQLITE_TRANSIENT: SQLite
+            // copies the bytes before the call returns.
+            code = value.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { chars in
+                    sqlite3_bind_text(handle, index, chars.baseAddress ?? Self.emptyText, Int32(chars.count),
+                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
+            }
         } else {
             code = sqlite3_bind_null(handle, index)
         }
         try check(code, "bind")
+    }
+
+    /// A text of no bytes: a null pointer would bind NULL instead.
+    private static var emptyText: UnsafePointer<CChar> {
+        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     func bind(_ index: Int32, _ value: Int64?) throws(CacheError) {

@@ -120,7 +120,9 @@ final class RateLimiter {
         if let lastPass, !held.isEmpty {
             waits.add(lastPass.duration(to: now), to: held)
         }
-        held = waiting.union(paused.values.map(\.attempt.job.request.group))
+        // Without a paused transfer (always, when no set paces its bytes) the groups held are the
+        // waiting ones as they are: this runs twice per pass of the network loop.
+        held = paused.isEmpty ? waiting : waiting.union(paused.values.map(\.attempt.job.request.group))
         lastPass = now
     }
 }
