@@ -10,19 +10,44 @@ import Foundation
 /// name to leave behind after a crash, and it is put in place with `linkat` inside its own folder, so
 /// a store takes no cross-folder rename lock and its inode is allocated beside its final name.
 package final class TempFile {
+    /// The named file's path, or the folder an unnamed one is in and its descriptor as opened. The
+    /// strings below are made when first asked for, not with the file: a body handed to the engine is
+    /// written through its descriptor and hashed there, and its path is needed only to check and place it.
+    private enum Name {
+        case named(String)
+        case unnamed(folder: String, descriptor: Int32)
+    }
+
+    private let name: Name
     /// A path that opens this file: the named file, or `/proc/self/fd/N` for an unnamed one.
-    package let path: String
+    package private(set) lazy var path: String = {
+        switch name {
+        case .named(let path): path
+        case .unnamed(_, let descriptor): "/proc/self/fd/\(descriptor)"
+        }
+    }()
+
     /// The file as a person should read it in a message: its path, or for an unnamed one the folder
     /// it is in.
-    package let shownPath: String
+    package var shownPath: String {
+        switch name {
+        case .named(let path): path
+        case .unnamed(let folder, _): "a new file in \(folder)"
+        }
+    }
+
     /// Bytes written so far through `write`.
     package private(set) var byteCount: Int64 = 0
     private(set) var descriptor: Int32
     /// False for an `O_TMPFILE` file, which has no name until it is placed.
-    let isNamed: Bool
+    var isNamed: Bool {
+        if case .named = name { true } else { false }
+    }
+
     /// The key and path the file was made for, when `DiskCache.makeBodyFile` made it.
     var location: CacheLocation?
-    private let hasher = ContentHasher()
+    /// Made at the first `write` or `checksum`: a body the engine writes is hashed there instead.
+    private lazy var hasher = ContentHasher()
     private var committed = false
     /// A partial body's file, left in place when dropped uncommitted.
     private var keepsName = false
@@ -34,10 +59,8 @@ package final class TempFile {
     init(path: String) throws(CacheError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .fromErrno("create", path) }
-        self.path = path
-        self.shownPath = path
+        name = .named(path)
         self.descriptor = fd
-        self.isNamed = true
     }
 
     /// The partial body at `path` (`DiskCache.openPartial`), opened to be written on from where it
@@ -45,10 +68,8 @@ package final class TempFile {
     init(partialAt path: String) throws(CacheError) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw .fromErrno("open", path) }
-        self.path = path
-        self.shownPath = path
+        name = .named(path)
         self.descriptor = fd
-        self.isNamed = true
         keepsName = true
     }
 
@@ -56,15 +77,15 @@ package final class TempFile {
     init?(unnamedIn folder: String) throws(CacheError) {
         let tmpfile = pf_open_flag_tmpfile()
         guard tmpfile != 0 else { return nil }
-        let fd = open(folder, O_WRONLY | tmpfile | O_CLOEXEC, 0o644)
+        // Through withCString: a String passed straight to a C parameter is copied into a new array
+        // first, once per call (twice for linkat), and these run once per stored body.
+        let fd = folder.withCString { open($0, O_WRONLY | tmpfile | O_CLOEXEC, 0o644) }
         guard fd >= 0 else {
             if [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) { return nil }
             throw .fromErrno("create a file in", folder)
         }
-        self.path = "/proc/self/fd/\(fd)"
-        self.shownPath = "a new file in \(folder)"
+        name = .unnamed(folder: folder, descriptor: fd)
         self.descriptor = fd
-        self.isNamed = false
     }
 
     deinit {
@@ -126,7 +147,10 @@ package final class TempFile {
     }
 
     private func placeUnnamed(at finalPath: String, aside: () -> String) -> Int32 {
-        if linkat(AT_FDCWD, path, AT_FDCWD, finalPath, AT_SYMLINK_FOLLOW) == 0 { return 0 }
+        let linked = path.withCString { source in
+            finalPath.withCString { target in linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) }
+        }
+        if linked == 0 { return 0 }
         guard errno == EEXIST else { return errno }
         let asidePath = aside()
         guard linkat(AT_FDCWD, path, AT_FDCWD, asidePath, AT_SYMLINK_FOLLOW) == 0 else { return errno }

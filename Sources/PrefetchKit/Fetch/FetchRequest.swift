@@ -136,7 +136,7 @@ package struct FetchRequest: Sendable {
 
     /// The host that per-host limits count against.
     var hostKey: String {
-        URLComponents(string: url)?.host?.lowercased() ?? ""
+        HostKeys.shared.hostKey(of: url)
     }
 }
 
