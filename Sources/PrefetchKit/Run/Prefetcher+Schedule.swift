@@ -125,12 +125,16 @@ extension Prefetcher {
         let resumed = partial
         let shared = share.isShared
         if shared { share.began(item.key, group: group) }
+        let here = storesWhereDelivered[item.setIndex]
         engine.submit(request, register: { events?.register($0, url: item.shownURL, set: setName) }) { [self] result in
             gate.transferFinished()
-            workers.submit { [self] in
+            let finish = { @Sendable [self] in
                 complete(item, claim, result: result, body: body, revalidating: entry, resumed: resumed)
                 if shared { share.ended(item.key, group: group) }
             }
+            // A header check and a store take tens of microseconds: handing them to a worker cost a
+            // thread wake-up per body, more than the work. A decode or variants go to the workers.
+            if here { finish() } else { workers.submit(finish) }
         }
     }
 

@@ -38,6 +38,9 @@ package final class Prefetcher: Sendable {
     let validators: [ImageValidator]
     /// Per set, what a JPEG's decode check keeps of its pixels for the set's variants (nil: nothing).
     let variantBoxes: [VariantMaker.Box?]
+    /// Per set, whether a body's check and store are light enough (no decode, no variants) to run on
+    /// the thread that delivers its transfer's result, instead of being handed to the workers.
+    let storesWhereDelivered: [Bool]
     let started = Date()
     /// False while the failure ledger is known to be empty (it was at the start and this run has
     /// recorded nothing), so a fresh URL costs no ledger lookup and a stored one no ledger delete.
@@ -100,6 +103,7 @@ package final class Prefetcher: Sendable {
                            maxFrames: $0.options.maxFrames, maxFramePixels: $0.options.maxFramePixels)
         }
         variantBoxes = plan.sets.map { VariantMaker.fastBox($0.options.variants, original: .jpeg) }
+        storesWhereDelivered = plan.sets.map { $0.options.validate != .decode && $0.options.variants.isEmpty }
     }
 
     deinit {

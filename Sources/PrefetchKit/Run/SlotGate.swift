@@ -11,7 +11,9 @@ import Foundation
 /// between hand-over and the end of their store, each holding an open file; the network never waits
 /// on the workers while they keep up. The limit may change between sets (each set has its own
 /// `concurrency`). Whatever the limit, at most `heldAtMost` keys are held at once, so that their files
-/// and connections fit the process's open-file limit.
+/// and connections fit the process's open-file limit. A scheduler that finds no room sleeps until
+/// several keys fit (`State.refill`) and is woken only then, not at every finished transfer: one
+/// wake-up, and one trip of the scheduling thread, for several keys.
 final class SlotGate: Sendable {
     private struct State {
         /// Handed to the engine and not yet finished there: transferring, or waiting to.
@@ -20,8 +22,24 @@ final class SlotGate: Sendable {
         var limit = 1
         let heldAtMost: Int
 
-        var hasRoom: Bool { handedOver < 2 * limit && handedOver + storing < min(3 * limit, heldAtMost) }
+        /// The scheduler is asleep in `acquire`, to be woken once `places` keys fit.
+        var sleeper: Int?
+
+        var hasRoom: Bool { hasRoom(for: 1) }
         var isIdle: Bool { handedOver + storing == 0 }
+
+        func hasRoom(for places: Int) -> Bool {
+            handedOver + places <= 2 * limit && handedOver + storing + places <= min(3 * limit, heldAtMost)
+        }
+
+        /// What a scheduler without room waits for: room for a quarter of the limit's keys (as much
+        /// as the gate can ever hold, when that is less), so that it wakes once for several keys
+        /// instead of once for each; the engine still holds the rest of the keys it was handed.
+        var refill: Int { max(1, min(limit / 4, 2 * limit, min(3 * limit, heldAtMost))) }
+
+        /// Whether a waiter is to be woken: the scheduler sleeps and the room it waits for is there,
+        /// or the gate is idle (what `drain` waits for).
+        var wakes: Bool { isIdle || sleeper.map(hasRoom(for:)) == true }
     }
 
     /// NSCondition guards `state`; it is only touched with the condition locked.
@@ -45,9 +63,15 @@ final class SlotGate: Sendable {
     func acquire(unless stop: () -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !state.hasRoom {
-            if stop() { return false }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+        if !state.hasRoom {
+            defer { state.sleeper = nil }
+            while true {
+                let places = state.refill
+                if state.hasRoom(for: places) { break }
+                state.sleeper = places
+                if stop() { return false }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+            }
         }
         if stop() { return false }
         state.handedOver += 1
@@ -59,7 +83,7 @@ final class SlotGate: Sendable {
         condition.lock()
         state.handedOver -= 1
         state.storing += 1
-        condition.broadcast()
+        if state.wakes { condition.broadcast() }
         condition.unlock()
     }
 
@@ -67,8 +91,15 @@ final class SlotGate: Sendable {
     func release() {
         condition.lock()
         state.storing -= 1
-        condition.broadcast()
+        if state.wakes { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// True while the scheduler sleeps in `acquire`, waiting for room.
+    var isSchedulerWaiting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.sleeper != nil
     }
 
     /// True when no transfer is running and no body waits to be stored.
