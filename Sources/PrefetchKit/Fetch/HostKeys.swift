@@ -11,7 +11,7 @@ final class HostKeys: Sendable {
     /// and each is parsed again at worst).
     static let limit = 4096
 
-    /// The URL's host in lower case, as `URLComponents` reads it; "" when it has none.
+    /// The URL's host in lower case, as `URLComponents` reads it from the URL's authority; "" when it has none.
     func hostKey(of url: String) -> String {
         guard let authority = Self.authority(of: url) else { return Self.parsed(url) }
         if let host = known.withLock({ $0[authority] }) { return host }
