@@ -17,8 +17,7 @@ protocol ImageBytes {
 
 extension ImageBytes {
     func twoBytes(at offset: Int64) throws(ImageError) -> UInt16? {
-        let bytes = try read(at: offset, length: 2)
-        return bytes.count == 2 ? UInt16(bytes[0]) << 8 | UInt16(bytes[1]) : nil
+        try read(at: offset, length: 2).twoBytes(at: 0)
     }
 }
 

@@ -32,10 +32,10 @@ final class SlotGate: Sendable {
             handedOver + places <= 2 * limit && handedOver + storing + places <= min(3 * limit, heldAtMost)
         }
 
-        /// What a scheduler without room waits for: room for a quarter of the limit's keys (as much
-        /// as the gate can ever hold, when that is less), so that it wakes once for several keys
-        /// instead of once for each; the engine still holds the rest of the keys it was handed.
-        var refill: Int { max(1, min(limit / 4, 2 * limit, min(3 * limit, heldAtMost))) }
+        /// What a scheduler without room waits for: room for a quarter of the limit's keys (as many
+        /// as may be held at all, when that is fewer), so that it wakes once for several keys instead
+        /// of once for each; the engine still holds the rest of the keys it was handed.
+        var refill: Int { max(1, min(limit / 4, heldAtMost)) }
 
         /// Whether a waiter is to be woken: the scheduler sleeps and the room it waits for is there,
         /// or the gate is idle (what `drain` waits for).
