@@ -10,7 +10,10 @@
 #             written from libcurl's buffer, XXH3-128 over the bytes, the file linked under its name,
 #             a row in an SQLite table shaped as the index's entries (256 rows a transaction). What
 #             that work costs with nothing of prefetchd's around it; in every round beside curl
-#             (unless --skip header-floor).
+#             (unless --skip header-floor). Then the same on 2 threads, each with its own multi
+#             handle, N/2 in flight and every other URL, the rows through the one table under a
+#             mutex: the least that work costs spread over two cores, and what URLs/s it reaches
+#             there beside nginx (unless --skip header-floor-2).
 #   aria2c    aria2c -j N with its defaults (preallocation, control files, fsync)
 #   aria2c    the same with --file-allocation=none --auto-save-interval=0 (no preallocation and no
 #             control file; aria2 1.36 still fsyncs each finished file, no option turns that off)
@@ -60,7 +63,7 @@
 #                    for the outputs, unmounted at the end
 #   --https          add the HTTPS/h2 rows (nginx's TLS port is PORT + 1)
 #   --skip LIST      leave out the rows named in the comma-separated LIST: aria2c, decode, floor
-#                    (the single rows), header-floor (its row in every round)
+#                    (the single rows), header-floor, header-floor-2 (their rows in every round)
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
 # adds the base rows (needs PREFETCHD).
 set -euo pipefail
@@ -159,10 +162,10 @@ prefetchd_missing() {
 }
 
 corpus_bytes=$(find "$corpus/images" -type f -name '*.jpg' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
-# Full copies of the corpus written and kept until the end (curl, the header floor and header each
-# round, aria2c three times, decode once; with a base build, both builds' header and decode each
-# round), or one at a time when deleted; plus some room.
-if ((delete_outputs)); then copies=1; elif [[ -n ${PREFETCHD_BASE:-} ]]; then copies=$((6 * rounds + 3)); else copies=$((3 * rounds + 4)); fi
+# Full copies of the corpus written and kept until the end (curl, the two header floors and header
+# each round, aria2c three times, decode once; with a base build, both builds' header and decode
+# each round), or one at a time when deleted; plus some room.
+if ((delete_outputs)); then copies=1; elif [[ -n ${PREFETCHD_BASE:-} ]]; then copies=$((7 * rounds + 3)); else copies=$((4 * rounds + 4)); fi
 needed_kib=$(( corpus_bytes / 1024 * (copies + 1) ))
 free_kib=$(df -Pk "$outputs" | awk 'NR == 2 { print $4 }')
 if (( free_kib < needed_kib )); then
@@ -192,7 +195,8 @@ if [[ -n ${PREFETCHD_BASE:-} ]]; then
 fi
 
 header_floor=$work/header-floor
-skips header-floor || gcc -O2 -o "$header_floor" "$BENCH/header-floor/floor.c" -lcurl -lsqlite3 -lxxhash
+{ skips header-floor && skips header-floor-2; } ||
+    gcc -O2 -o "$header_floor" "$BENCH/header-floor/floor.c" -lcurl -lsqlite3 -lxxhash -lpthread
 
 # One TSV line per row: label, wall, cpu, rss KiB, exit status, check, connections accepted.
 rows=$work/rows.tsv
@@ -313,11 +317,13 @@ curl_row() {
     dispose "$folder"
 }
 
-# header_floor_row ROUND: the header run's work alone (bench/header-floor/floor.c), one round.
+# header_floor_row ROUND [THREADS]: the header run's work alone (bench/header-floor/floor.c), one
+# round, on one thread or THREADS.
 header_floor_row() {
-    local folder=$work/floor-$1
+    local folder=$work/floor-$1-${2:-1} label="header floor"
+    [[ -n ${2:-} ]] && label="header floor, $2 threads"
     mkdir -p "$folder"
-    measure "header floor (round $1)" -- "$header_floor" "$work/urls.txt" "$folder" "$concurrency"
+    measure "$label (round $1)" -- "$header_floor" "$work/urls.txt" "$folder" "$concurrency" "${2:-1}"
     end_row "$(check_files "$folder")"
     dispose "$folder"
 }
@@ -397,12 +403,14 @@ round_row() {
         curl) curl_row "$2" ;;
         curl-https) curl_row "$2" https ;;
         header-floor) header_floor_row "$2" ;;
+        header-floor-2) header_floor_row "$2" 2 ;;
         header|decode|header-https) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
         base-header|base-decode|base-header-https) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
     esac
 }
 kinds=(curl header)
 ((has_base)) && kinds=(curl header base-header)
+skips header-floor-2 || kinds=("${kinds[0]}" header-floor-2 "${kinds[@]:1}")
 skips header-floor || kinds=("${kinds[0]}" header-floor "${kinds[@]:1}")
 ((https)) && kinds+=(curl-https header-https)
 ((https && has_base)) && kinds+=(base-header-https)
@@ -471,6 +479,7 @@ if ((delete_outputs)); then outputs_note="each deleted after its row"; else outp
     }
     compare "prefetchd validate: header" "curl --parallel"
     compare "header floor" "curl --parallel"
+    compare "header floor, 2 threads" "curl --parallel"
     compare "prefetchd validate: header" "header floor"
     compare "prefetchd validate: header, HTTPS h2" "curl -k --parallel, HTTPS h2"
     awk -v cold="$(median "prefetchd validate: header" 3)" -v warm="$(median "prefetchd validate: header, warm" 3)" \

@@ -9,10 +9,15 @@
  *   - on success, the file linked under its final name (linkat through /proc/self/fd), then closed;
  *   - one row in an SQLite table shaped as the cache index's `entries` (its two clock indexes, WAL,
  *     synchronous=NORMAL), 256 rows a transaction.
- * No header check, no scheduling, no events, no retries, no locks: what is left between this and
- * prefetchd is what prefetchd adds beyond the work itself.
+ * No header check, no scheduling, no events, no retries: what is left between this and prefetchd
+ * is what prefetchd adds beyond the work itself.
  *
- * Usage: floor URL_LIST OUT_DIR [PARALLEL]
+ * With THREADS above 1, each thread runs its own multi handle over every THREADS-th URL, PARALLEL
+ * transfers in flight in all (split as evenly as they go), and the rows go into the one table
+ * through its one connection under a mutex: the same work spread over the cores, to show what a
+ * tool doing it could reach on them.
+ *
+ * Usage: floor URL_LIST OUT_DIR [PARALLEL [THREADS]]
  * Files go to OUT_DIR/<two hex digits of the URL's hash>/<the URL's last segment>; the table to
  * OUT_DIR/index.sqlite. Exits 1 when any transfer failed.
  */
@@ -20,6 +25,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +44,17 @@ struct transfer {
     int failed;
 };
 
+struct worker {
+    char **urls;
+    size_t count, stride, first;
+    int parallel;
+    size_t failures;
+};
+
 static sqlite3 *db;
 static sqlite3_stmt *insert;
 static int rows_in_batch;
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *out_dir;
 
 static void die(const char *what, const char *detail) {
@@ -113,6 +127,7 @@ static int finish(struct transfer *t, CURLcode code) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     double seconds = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    pthread_mutex_lock(&index_lock);
     if (rows_in_batch == 0) sql("BEGIN");
     sqlite3_bind_text(insert, 1, t->url, -1, SQLITE_STATIC);
     sqlite3_bind_text(insert, 2, t->url, -1, SQLITE_STATIC);
@@ -126,17 +141,63 @@ static int finish(struct transfer *t, CURLcode code) {
         sql("COMMIT");
         rows_in_batch = 0;
     }
+    pthread_mutex_unlock(&index_lock);
     return 1;
+}
+
+/* One thread's share: every stride-th URL from first, parallel transfers in flight. */
+static void *fetch_share(void *context) {
+    struct worker *w = context;
+    CURLM *multi = curl_multi_init();
+    struct transfer *transfers = calloc((size_t)w->parallel, sizeof *transfers);
+    struct transfer **idle = calloc((size_t)w->parallel, sizeof *idle);
+    int idle_count = 0;
+    for (int i = 0; i < w->parallel; i++) {
+        struct transfer *t = &transfers[i];
+        t->easy = curl_easy_init();
+        t->hash = XXH3_createState();
+        curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
+        curl_easy_setopt(t->easy, CURLOPT_BUFFERSIZE, 102400L);
+        curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
+        idle[idle_count++] = t;
+    }
+
+    size_t next = w->first;
+    int running = 0;
+    do {
+        while (idle_count > 0 && next < w->count) {
+            start(multi, idle[--idle_count], w->urls[next]);
+            next += w->stride;
+        }
+        curl_multi_perform(multi, &running);
+        CURLMsg *message;
+        int left;
+        while ((message = curl_multi_info_read(multi, &left))) {
+            if (message->msg != CURLMSG_DONE) continue;
+            struct transfer *t;
+            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+            CURLcode code = message->data.result;
+            curl_multi_remove_handle(multi, t->easy);
+            if (!finish(t, code)) w->failures++;
+            idle[idle_count++] = t;
+        }
+        if (idle_count > 0 && next < w->count) continue;
+        if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+    } while (running || next < w->count);
+    return NULL;
 }
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: floor URL_LIST OUT_DIR [PARALLEL]\n");
+        fprintf(stderr, "usage: floor URL_LIST OUT_DIR [PARALLEL [THREADS]]\n");
         return 2;
     }
     out_dir = argv[2];
     int parallel = argc > 3 ? atoi(argv[3]) : 16;
-    if (parallel < 1) die("PARALLEL", "must be at least 1");
+    int threads = argc > 4 ? atoi(argv[4]) : 1;
+    if (threads < 1 || threads > 64) die("THREADS", "must be 1 to 64");
+    if (parallel < threads) die("PARALLEL", "must be at least 1 a thread");
 
     FILE *list = fopen(argv[1], "r");
     if (!list) die(argv[1], strerror(errno));
@@ -174,40 +235,19 @@ int main(int argc, char **argv) {
         die("prepare", sqlite3_errmsg(db));
 
     curl_global_init(CURL_GLOBAL_ALL);
-    CURLM *multi = curl_multi_init();
-    struct transfer *transfers = calloc((size_t)parallel, sizeof *transfers);
-    struct transfer **idle = calloc((size_t)parallel, sizeof *idle);
-    int idle_count = 0;
-    for (int i = 0; i < parallel; i++) {
-        struct transfer *t = &transfers[i];
-        t->easy = curl_easy_init();
-        t->hash = XXH3_createState();
-        curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
-        curl_easy_setopt(t->easy, CURLOPT_BUFFERSIZE, 102400L);
-        curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
-        idle[idle_count++] = t;
+    struct worker workers[64];
+    pthread_t ids[64];
+    for (int i = 0; i < threads; i++) {
+        workers[i] = (struct worker){.urls = urls, .count = count, .stride = (size_t)threads, .first = (size_t)i,
+            .parallel = parallel / threads + (i < parallel % threads)};
+        if (i > 0 && pthread_create(&ids[i], NULL, fetch_share, &workers[i]) != 0) die("pthread_create", strerror(errno));
     }
-
-    size_t next = 0, failures = 0;
-    int running = 0;
-    do {
-        while (idle_count > 0 && next < count) start(multi, idle[--idle_count], urls[next++]);
-        curl_multi_perform(multi, &running);
-        CURLMsg *message;
-        int left;
-        while ((message = curl_multi_info_read(multi, &left))) {
-            if (message->msg != CURLMSG_DONE) continue;
-            struct transfer *t;
-            curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&t);
-            CURLcode code = message->data.result;
-            curl_multi_remove_handle(multi, t->easy);
-            if (!finish(t, code)) failures++;
-            idle[idle_count++] = t;
-        }
-        if (idle_count > 0 && next < count) continue;
-        if (running) curl_multi_poll(multi, NULL, 0, 1000, NULL);
-    } while (running || next < count);
+    fetch_share(&workers[0]);
+    size_t failures = workers[0].failures;
+    for (int i = 1; i < threads; i++) {
+        pthread_join(ids[i], NULL);
+        failures += workers[i].failures;
+    }
 
     if (rows_in_batch > 0) sql("COMMIT");
     sqlite3_finalize(insert);
