@@ -29,6 +29,8 @@ final class Attempt {
     private var stallFailure: FetchError?
     /// Bytes of a 2xx body received, before any decoding.
     private var received: Int64 = 0
+    /// The request's `maxBytes`, read once: the write callback checks it at every call.
+    private let maxBytes: Int64
     /// Decided at the first body byte: only a 2xx body goes to the file. Any other status decides the
     /// outcome by itself: its body is read and dropped while it is small (an error page, so the
     /// connection stays usable), and a larger one aborts the transfer; `maxBytes` does not apply.
@@ -83,12 +85,11 @@ final class Attempt {
         /// with the body's checksum, or, after a failure or for a body that is not the one its
         /// `url_file` line expects, that failure, and a file the attempt created is removed.
         func outcome(afterClose failure: Int32?) -> Result<FetchResponse, FetchError> {
-            guard case .success(var response) = outcome, let hashes else { return outcome }
+            guard case .success(let response) = outcome, let hashes else { return outcome }
             let hashed = failure.map { .failure(.destination(path: destination, code: $0)) } ?? hashes.hashes.finalize()
             switch hashed {
             case .success(let checksum):
-                response.checksum = checksum
-                return .success(response)
+                return .success(response.with(checksum: checksum))
             case .failure(let error):
                 if ownsDestination { unlink(destination) }
                 return .failure(error)
@@ -101,6 +102,7 @@ final class Attempt {
         self.easy = easy
         self.mailbox = mailbox
         self.limiter = limiter
+        maxBytes = job.request.maxBytes
     }
 
     deinit {
@@ -290,10 +292,8 @@ final class Attempt {
         if let failure = bodyFailure ?? decoder?.finish() ?? serverDigest?.verdict() {
             return .failure(failure)
         }
-        var response = FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: sink?.bytes ?? 0)
-        response.head = sink?.head ?? []
-        response.warnings = digestWarnings
-        return .success(response)
+        return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: sink?.bytes ?? 0,
+                                      head: sink?.head ?? [], warnings: digestWarnings))
     }
 
     /// libcurl's refusal of a response's headers: over 300 KB in all ("Too large response headers",
@@ -332,8 +332,8 @@ final class Attempt {
         }
         if !bodyStarted { startBody() }
         received += Int64(count)
-        if received > job.request.maxBytes {
-            bodyFailure = .tooLarge(limit: job.request.maxBytes)
+        if received > maxBytes {
+            bodyFailure = .tooLarge(limit: maxBytes)
         }
         guard bodyFailure == nil, let sink else { return 0 }
         let bytes = UnsafeRawBufferPointer(start: data, count: count)
@@ -375,12 +375,12 @@ final class Attempt {
     /// second); the limit is judged at most once per `StallWatch.judgingGap` of those, by the coarse
     /// clock, whose reading costs a fraction of the precise one's.
     fileprivate func progress(downloaded: Int64) -> Bool {
-        guard !pacedPause, var watch = stallWatch else { return true }
+        guard !pacedPause, stallWatch != nil else { return true }
         let coarse = StallWatch.coarseNow()
         if let last = stallJudgedAt, coarse - last < StallWatch.judgingGap { return true }
         stallJudgedAt = coarse
-        let stalled = watch.stalled(bytes: downloaded, at: .now)
-        stallWatch = watch
+        // Judged in place: a copy of the watch would retain and release its samples at every call.
+        let stalled = stallWatch?.stalled(bytes: downloaded, at: .now) ?? false
         if stalled {
             stallFailure = .timeout(job.request.stall.message(received: downloaded))
         }

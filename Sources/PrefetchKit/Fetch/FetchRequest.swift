@@ -18,40 +18,8 @@ package struct FetchRequest: Sendable {
     /// writes it from offset 0, truncating what an earlier attempt left; the engine never closes or
     /// removes it, and writes nothing more once the result is delivered.
     package var destinationDescriptor: Int32?
-    /// Extra request headers. `Accept`, `Accept-Encoding` and `User-Agent` default to `defaultHeaders` unless given here
-    /// (names compare case-insensitively).
-    package var headers: [String: String] {
-        didSet { unconditionalHeaderLines = Self.headerLines(headers, validators: nil) }
-    }
-    /// `headerLines` without validators, worked out when `headers` is set rather than per attempt.
-    private var unconditionalHeaderLines: [String]
-    /// Basic credentials, sent to the first host only.
-    package var credentials: Credentials?
     /// Validators from a cached copy, for a conditional GET that may answer 304.
     package var validators: Validators?
-    /// The whole transfer, redirects included, must finish within this time.
-    package var timeout: Duration
-    /// The largest body accepted; a larger one is cut off while receiving and fails as `too_large`.
-    package var maxBytes: Int64
-    /// How transient failures are retried.
-    package var retry: RetryPolicy
-    /// Keep cookies in the engine's in-memory cookie jar, shared by every request that sets this.
-    package var cookies: Bool
-    /// Skip TLS certificate and host name verification.
-    package var insecureTLS: Bool
-    /// Which hosts and addresses may be requested, redirects included.
-    package var network = NetworkPolicy()
-    /// A body slower than this is aborted as a timeout.
-    package var stall = StallLimit.default
-    /// The proxy, `connect_to` and trusted certificate authorities.
-    package var route = FetchRoute()
-    /// Query parameters whose values no message or event shows (`redact_params`).
-    package var hiddenParams: [String] = []
-
-    /// The URL as messages and events show it (`URLRedaction.shown`).
-    package var shownURL: String { URLRedaction.shown(url, hiding: hiddenParams) }
-    /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
-    package var computesChecksum = false
     /// The digest the body must have as stored, after any content decoding (a `url_file` line's); a
     /// body that does not fails as `digest_mismatch`.
     package var expectedDigest: ExpectedDigest?
@@ -59,23 +27,123 @@ package struct FetchRequest: Sendable {
     /// attempt asks for the rest (`ResumePoint`). Within a run, every retry of a cut body resumes it
     /// without this.
     package var resume: ResumePoint?
+    /// Everything else: what every URL of a set shares, behind one reference, copied on write. The
+    /// request is copied on its way to the network thread and there (the mailbox, the waiting list,
+    /// the attempt): a struct holding all of it cost about twenty reference counts a copy.
+    private var settings: Settings
+
+    /// Extra request headers. `Accept`, `Accept-Encoding` and `User-Agent` default to `defaultHeaders` unless given here
+    /// (names compare case-insensitively).
+    package var headers: [String: String] {
+        get { settings.headers }
+        set {
+            let settings = unique()
+            settings.headers = newValue
+            settings.unconditionalHeaderLines = Self.headerLines(newValue, validators: nil)
+        }
+    }
+    /// Basic credentials, sent to the first host only.
+    package var credentials: Credentials? {
+        get { settings.credentials }
+        set { unique().credentials = newValue }
+    }
+    /// The whole transfer, redirects included, must finish within this time.
+    package var timeout: Duration {
+        get { settings.timeout }
+        set { unique().timeout = newValue }
+    }
+    /// The largest body accepted; a larger one is cut off while receiving and fails as `too_large`.
+    package var maxBytes: Int64 {
+        get { settings.maxBytes }
+        set { unique().maxBytes = newValue }
+    }
+    /// How transient failures are retried.
+    package var retry: RetryPolicy {
+        get { settings.retry }
+        set { unique().retry = newValue }
+    }
+    /// Keep cookies in the engine's in-memory cookie jar, shared by every request that sets this.
+    package var cookies: Bool {
+        get { settings.cookies }
+        set { unique().cookies = newValue }
+    }
+    /// Skip TLS certificate and host name verification.
+    package var insecureTLS: Bool {
+        get { settings.insecureTLS }
+        set { unique().insecureTLS = newValue }
+    }
+    /// Which hosts and addresses may be requested, redirects included.
+    package var network: NetworkPolicy {
+        get { settings.network }
+        set { unique().network = newValue }
+    }
+    /// A body slower than this is aborted as a timeout.
+    package var stall: StallLimit {
+        get { settings.stall }
+        set { unique().stall = newValue }
+    }
+    /// The proxy, `connect_to` and trusted certificate authorities.
+    package var route: FetchRoute {
+        get { settings.route }
+        set { unique().route = newValue }
+    }
+    /// Query parameters whose values no message or event shows (`redact_params`).
+    package var hiddenParams: [String] {
+        get { settings.hiddenParams }
+        set { unique().hiddenParams = newValue }
+    }
+    /// Checksum the body as it is written (`FetchResponse.checksum`), so nobody reads it back for that.
+    package var computesChecksum: Bool {
+        get { settings.computesChecksum }
+        set { unique().computesChecksum = newValue }
+    }
     /// Read the response's freshness headers into `ResponseHeaders` (for `refresh: http`).
-    package var readsFreshness = false
+    package var readsFreshness: Bool {
+        get { settings.readsFreshness }
+        set { unique().readsFreshness = newValue }
+    }
     /// Keep this many of the body's first bytes in memory too (`FetchResponse.head`); 0 keeps none.
-    package var keptHeadBytes = 0
+    package var keptHeadBytes: Int {
+        get { settings.keptHeadBytes }
+        set { unique().keptHeadBytes = newValue }
+    }
     /// Start only while fewer transfers than this run, as well as fewer than the engine's
     /// `concurrency`: requests with different limits can share one engine.
-    package var concurrency = Int.max
+    package var concurrency: Int {
+        get { settings.concurrency }
+        set { unique().concurrency = newValue }
+    }
     /// Start only while fewer transfers than this run to the same host, as well as fewer than the
     /// engine's `perHost`.
-    package var perHost = Int.max
+    package var perHost: Int {
+        get { settings.perHost }
+        set { unique().perHost = newValue }
+    }
     /// The set's `rate_limit`, held by the bucket of `rateLimitScope` that every request with the same
     /// scope shares; the host's own limit comes from `EngineConfiguration.hostRateLimits`.
-    package var rateLimit: RateLimit?
-    package var rateLimitScope = 0
+    package var rateLimit: RateLimit? {
+        get { settings.rateLimit }
+        set { unique().rateLimit = newValue }
+    }
+    package var rateLimitScope: Int {
+        get { settings.rateLimitScope }
+        set { unique().rateLimitScope = newValue }
+    }
     /// Which of the engine's callers the request belongs to (a job of the run): `cancel(group:)` and
     /// the rate-limit waits go by it.
-    package var group = 0
+    package var group: Int {
+        get { settings.group }
+        set { unique().group = newValue }
+    }
+
+    /// The URL as messages and events show it (`URLRedaction.shown`).
+    package var shownURL: String { URLRedaction.shown(url, hiding: hiddenParams) }
+
+    /// The settings to change, this request's own: copied first when another request shares them.
+    private mutating func unique() -> Settings {
+        if !isKnownUniquelyReferenced(&settings) { settings = settings.copy() }
+        return settings
+    }
 
     /// `Accept-Encoding: identity` asks for the body as it is; one sent in another coding anyway is
     /// decoded (`ContentDecoder`).
@@ -99,20 +167,14 @@ package struct FetchRequest: Sendable {
     ) {
         self.url = url
         self.destination = destination
-        self.headers = headers
-        unconditionalHeaderLines = Self.headerLines(headers, validators: nil)
-        self.credentials = credentials
         self.validators = validators
-        self.timeout = timeout
-        self.maxBytes = maxBytes
-        self.retry = retry
-        self.cookies = cookies
-        self.insecureTLS = insecureTLS
+        settings = Settings(headers: headers, headerLines: Self.headerLines(headers, validators: nil), credentials: credentials,
+                            timeout: timeout, maxBytes: maxBytes, retry: retry, cookies: cookies, insecureTLS: insecureTLS)
     }
 
     /// The headers as sent: the defaults, overridden by `headers`, plus the conditional ones.
     var headerLines: [String] {
-        validators == nil ? unconditionalHeaderLines : Self.headerLines(headers, validators: validators)
+        validators == nil ? settings.unconditionalHeaderLines : Self.headerLines(headers, validators: validators)
     }
 
     private static func headerLines(_ headers: [String: String], validators: Validators?) -> [String] {
@@ -131,12 +193,70 @@ package struct FetchRequest: Sendable {
     /// whole (a 200) instead of as a piece of another. Without the conditional ones: the body being
     /// resumed is a new one already.
     func headerLines(resuming resume: ResumePoint) -> [String] {
-        unconditionalHeaderLines + ["Range: bytes=\(resume.offset)-", "If-Range: \(resume.validator.headerValue)"]
+        settings.unconditionalHeaderLines + ["Range: bytes=\(resume.offset)-", "If-Range: \(resume.validator.headerValue)"]
     }
 
     /// The host that per-host limits count against.
     var hostKey: String {
         HostKeys.shared.hostKey(of: url)
+    }
+}
+
+extension FetchRequest {
+    /// A request's settings other than its URL's own: mutable only while one request holds them
+    /// (`unique()`), so a request's copies never see each other's changes, and shared read-only after.
+    private final class Settings: @unchecked Sendable {
+        var headers: [String: String]
+        /// `headerLines` without validators, worked out when `headers` is set rather than per attempt.
+        var unconditionalHeaderLines: [String]
+        var credentials: Credentials?
+        var timeout: Duration
+        var maxBytes: Int64
+        var retry: RetryPolicy
+        var cookies: Bool
+        var insecureTLS: Bool
+        var network = NetworkPolicy()
+        var stall = StallLimit.default
+        var route = FetchRoute()
+        var hiddenParams: [String] = []
+        var computesChecksum = false
+        var readsFreshness = false
+        var keptHeadBytes = 0
+        var concurrency = Int.max
+        var perHost = Int.max
+        var rateLimit: RateLimit?
+        var rateLimitScope = 0
+        var group = 0
+
+        init(headers: [String: String], headerLines: [String], credentials: Credentials?, timeout: Duration, maxBytes: Int64,
+             retry: RetryPolicy, cookies: Bool, insecureTLS: Bool) {
+            self.headers = headers
+            unconditionalHeaderLines = headerLines
+            self.credentials = credentials
+            self.timeout = timeout
+            self.maxBytes = maxBytes
+            self.retry = retry
+            self.cookies = cookies
+            self.insecureTLS = insecureTLS
+        }
+
+        func copy() -> Settings {
+            let copy = Settings(headers: headers, headerLines: unconditionalHeaderLines, credentials: credentials, timeout: timeout,
+                                maxBytes: maxBytes, retry: retry, cookies: cookies, insecureTLS: insecureTLS)
+            copy.network = network
+            copy.stall = stall
+            copy.route = route
+            copy.hiddenParams = hiddenParams
+            copy.computesChecksum = computesChecksum
+            copy.readsFreshness = readsFreshness
+            copy.keptHeadBytes = keptHeadBytes
+            copy.concurrency = concurrency
+            copy.perHost = perHost
+            copy.rateLimit = rateLimit
+            copy.rateLimitScope = rateLimitScope
+            copy.group = group
+            return copy
+        }
     }
 }
 

@@ -23,8 +23,10 @@ package struct FetchResult: Sendable {
     package var kept: ResumePoint? = nil
 }
 
-/// A successful response.
-package struct FetchResponse: Sendable, Equatable {
+/// A successful response. A class, and immutable: it goes from the network thread through the
+/// attempt's outcome and the result to the completion, and a struct of its size (the headers, the URL,
+/// the head) cost a dozen reference counts at each of those copies.
+package final class FetchResponse: Sendable {
     package enum Kind: Sendable, Equatable {
         /// 2xx: the body is in the destination file.
         case ok
@@ -34,18 +36,54 @@ package struct FetchResponse: Sendable, Equatable {
 
     package let kind: Kind
     package let status: Int
-    /// The URL after redirects, redacted.
-    package let finalURL: String
-    package let headers: ResponseHeaders
     /// Body bytes written to the destination for `.ok`, after any content decoding.
     package let bytes: Int64
     /// The body's checksum (`ContentHasher`), computed as it streamed, when the request asked for it.
-    package var checksum: String? = nil
+    package let checksum: String?
+    /// The rest, shared with the response this one was made from by `with(checksum:)`.
+    private let parts: Parts
+
+    /// The URL after redirects, redacted.
+    package var finalURL: String { parts.finalURL }
+    package var headers: ResponseHeaders { parts.headers }
     /// The body's first `FetchRequest.keptHeadBytes` bytes (fewer when it is shorter), kept in memory
     /// as they streamed, so a header check does not read the file back.
-    package var head: [UInt8] = []
+    package var head: [UInt8] { parts.head }
     /// What a person should know of a response that still succeeded: a digest header left out as malformed.
-    package var warnings: [String] = []
+    package var warnings: [String] { parts.warnings }
+
+    package convenience init(kind: Kind, status: Int, finalURL: String, headers: ResponseHeaders, bytes: Int64,
+                             checksum: String? = nil, head: [UInt8] = [], warnings: [String] = []) {
+        self.init(kind: kind, status: status, bytes: bytes, checksum: checksum,
+                  parts: Parts(finalURL: finalURL, headers: headers, head: head, warnings: warnings))
+    }
+
+    private init(kind: Kind, status: Int, bytes: Int64, checksum: String?, parts: Parts) {
+        self.kind = kind
+        self.status = status
+        self.bytes = bytes
+        self.checksum = checksum
+        self.parts = parts
+    }
+
+    /// The same response with the body's checksum, once its last bytes are hashed.
+    func with(checksum: String?) -> FetchResponse {
+        FetchResponse(kind: kind, status: status, bytes: bytes, checksum: checksum, parts: parts)
+    }
+
+    private final class Parts: Sendable {
+        let finalURL: String
+        let headers: ResponseHeaders
+        let head: [UInt8]
+        let warnings: [String]
+
+        init(finalURL: String, headers: ResponseHeaders, head: [UInt8], warnings: [String]) {
+            self.finalURL = finalURL
+            self.headers = headers
+            self.head = head
+            self.warnings = warnings
+        }
+    }
 }
 
 /// The response headers the cache and the retry policy care about.

@@ -18,6 +18,8 @@ package enum ServerDigest {
     /// The values of each header, one per header line.
     package static func choose(contentMD5: [String], digest: [String], reprDigest: [String]) -> Choice {
         var choice = Choice()
+        // Most responses give none: then there is nothing to weigh.
+        guard !contentMD5.isEmpty || !digest.isEmpty || !reprDigest.isEmpty else { return choice }
         var candidates: [ExpectedDigest] = []
         func consider(_ algorithm: DigestAlgorithm, _ text: String, _ source: ExpectedDigest.Source) {
             if let bytes = base64(text), bytes.count == algorithm.length {
@@ -41,12 +43,13 @@ package enum ServerDigest {
             let inner = item.count >= 2 && item.hasPrefix(":") && item.hasSuffix(":") ? String(item.dropFirst().dropLast()) : "!"
             consider(algorithm, inner, .reprDigest)
         }
-        let rank: [ExpectedDigest.Source: Int] = [.contentMD5: 0, .digest: 1, .reprDigest: 2]
         choice.expected = candidates.max { ($0.algorithm, rank[$0.source] ?? 0) < ($1.algorithm, rank[$1.source] ?? 0) }
         return choice
     }
 
     private static let algorithms: [String: DigestAlgorithm] = ["md5": .md5, "sha-256": .sha256, "sha-512": .sha512]
+    /// For one algorithm, the newer header wins.
+    private static let rank: [ExpectedDigest.Source: Int] = [.contentMD5: 0, .digest: 1, .reprDigest: 2]
 
     /// The `name=value` members of comma-separated header values, names in lower case.
     private static func members(_ values: [String]) -> [(String, String)] {
