@@ -32,10 +32,33 @@ package struct Job: Sendable, Equatable {
 package struct JobSet: Sendable, Equatable {
     package var name: String
     package var priority: Priority
-    /// Defaults merged with this set's overrides.
-    package var options: JobOptions
+    /// Defaults merged with this set's overrides. Read in place (`_read`): a run reads a set's options
+    /// for every URL, and a copy of them cost a reference count for each of their headers, lists and
+    /// names.
+    package var options: JobOptions {
+        _read { yield held.options }
+        set { held = Held(options: newValue) }
+    }
     /// The set's URLs, streamed; `urls.count` is known without iterating.
     package var urls: URLSource
+    /// The options, behind one reference: a copy of the set retains that alone.
+    private var held: Held
+
+    package init(name: String, priority: Priority, options: JobOptions, urls: URLSource) {
+        self.name = name
+        self.priority = priority
+        self.urls = urls
+        held = Held(options: options)
+    }
+
+    package static func == (lhs: JobSet, rhs: JobSet) -> Bool {
+        lhs.name == rhs.name && lhs.priority == rhs.priority && lhs.options == rhs.options && lhs.urls == rhs.urls
+    }
+
+    private final class Held: Sendable {
+        let options: JobOptions
+        init(options: JobOptions) { self.options = options }
+    }
 }
 
 /// The result of checking a job file.

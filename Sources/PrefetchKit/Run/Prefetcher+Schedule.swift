@@ -44,12 +44,12 @@ extension Prefetcher {
             board.settleRepeat(claim, .failed(repeated))
             return
         }
-        let options = plan.sets[item.setIndex].options
-        let freshness = options.refresh == .http ? try entry.map { entry throws(CacheError) in
+        // The set's options read in place: a copy of them costs a reference count for each of their lists.
+        let freshness = plan.sets[item.setIndex].options.refresh == .http ? try entry.map { entry throws(CacheError) in
             try cache.index.freshness(relativePath: entry.relativePath, modifiedAt: entry.modifiedAt, committedOnly: !gate.isIdle)
         } ?? .unknown : .unknown
-        switch CacheDecision.decide(entry: entry, failure: failure, options: options, maxAge: job.cache.maxAge, now: Date(),
-                                    freshness: freshness) {
+        switch CacheDecision.decide(entry: entry, failure: failure, options: plan.sets[item.setIndex].options, maxAge: job.cache.maxAge,
+                                    now: Date(), freshness: freshness) {
         case .cached:
             if !settings.dryRun {
                 try cache.touch(location)
