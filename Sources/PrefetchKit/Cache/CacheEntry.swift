@@ -69,11 +69,27 @@ extension CacheEntry {
         variant = row.text(17)
     }
 
-    /// The bound values for an insert, in `IndexSchema.entryColumns` order.
-    var values: [IndexValue] {
-        [.text(url), .text(key), .text(setName), .text(relativePath), .integer(size), .text(format?.rawValue),
-         .int(width), .int(height), .text(etag), .text(lastModified), .text(checksum), .date(fetchedAt),
-         .date(modifiedAt), .date(accessedAt), .date(validatedAt), .int(frames), .text(variantOf), .text(variant)]
+    /// Binds the row's values in `IndexSchema.entryColumns` order to `statement`'s parameters `first`
+    /// on: each straight from its field, with no array of values made per stored entry.
+    func bind(to statement: IndexStatement, from first: Int32) throws(CacheError) {
+        try statement.bind(first, url)
+        try statement.bind(first + 1, key)
+        try statement.bind(first + 2, setName)
+        try statement.bind(first + 3, relativePath)
+        try statement.bind(first + 4, size)
+        try statement.bind(first + 5, format?.rawValue)
+        try statement.bind(first + 6, width)
+        try statement.bind(first + 7, height)
+        try statement.bind(first + 8, etag)
+        try statement.bind(first + 9, lastModified)
+        try statement.bind(first + 10, checksum)
+        try statement.bind(first + 11, fetchedAt)
+        try statement.bind(first + 12, modifiedAt)
+        try statement.bind(first + 13, accessedAt)
+        try statement.bind(first + 14, validatedAt)
+        try statement.bind(first + 15, frames)
+        try statement.bind(first + 16, variantOf)
+        try statement.bind(first + 17, variant)
     }
 }
 

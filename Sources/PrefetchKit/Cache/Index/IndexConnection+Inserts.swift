@@ -12,24 +12,49 @@ extension IndexConnection {
     func insertEntry(_ entry: CacheEntry) throws(CacheError) -> Bool {
         try beginIfNeeded()
         let slotIDs = IndexRowID.slotIDs(of: entry.relativePath)
-        let slots = try query(
-            "SELECT id, relative_path = ?3 FROM entries WHERE id BETWEEN ?1 AND ?2",
-            [.integer(slotIDs.lowerBound), .integer(slotIDs.upperBound), .text(entry.relativePath)]
-        ) { (id: $0.int64(0), isTheEntry: $0.int64(1) == 1) }
+        let statements = try entryStatements()
+        let slots = statements.slots
+        slots.reset()
+        defer { slots.reset() }
+        try slots.bind(1, slotIDs.lowerBound)
+        try slots.bind(2, slotIDs.upperBound)
+        try slots.bind(3, entry.relativePath)
+        // Which of the path's slots hold a row (bit 0 the first), and whether one of them is its own.
+        var taken: UInt8 = 0
+        var isStored = false
+        while try slots.step() {
+            taken |= 1 << UInt8(slots.int64(0) - slotIDs.lowerBound)
+            isStored = isStored || slots.int64(1) == 1
+        }
         var inserted = false
-        if !slots.contains(where: \.isTheEntry) {
-            guard let id = slotIDs.first(where: { slot in !slots.contains { $0.id == slot } }) else {
+        if !isStored {
+            guard let id = slotIDs.first(where: { taken & 1 << UInt8($0 - slotIDs.lowerBound) == 0 }) else {
                 throw .index(operation: "store \(entry.relativePath)", code: SQLITE_CONSTRAINT,
                              message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
             }
-            try statement(
-                "INSERT INTO entries(id, \(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            ).run([.integer(id)] + entry.values)
+            let insert = statements.insert
+            insert.reset()
+            defer { insert.reset() }
+            try insert.bind(1, id)
+            try entry.bind(to: insert, from: 2)
+            while try insert.step() {}
             insertedRows.append((id, entry.size))
             inserted = true
         }
         try countWrite()
         return inserted
+    }
+
+    /// The two statements every new entry runs, prepared once and kept (`entryStatementsKept`): looked
+    /// up by their SQL text, each cost a hash of it per stored entry.
+    private func entryStatements() throws(CacheError) -> EntryStatements {
+        if let kept = entryStatementsKept { return kept }
+        let kept = EntryStatements(
+            slots: try statement("SELECT id, relative_path = ?3 FROM entries WHERE id BETWEEN ?1 AND ?2"),
+            insert: try statement(
+                "INSERT INTO entries(id, \(IndexSchema.entryColumns)) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+        entryStatementsKept = kept
+        return kept
     }
 
     /// Adds the rows inserted since the last call to the totals and to the largest entries, as their

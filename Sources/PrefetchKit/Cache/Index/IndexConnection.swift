@@ -21,6 +21,14 @@ final class IndexConnection {
     private var placedInBatch: [(path: String, key: String)] = []
     /// The keys of bodies removed with a lost batch, until `takeRemovedBodies`.
     private var removedBodies: [String] = []
+    /// The statements `insertEntry` runs, once prepared.
+    var entryStatementsKept: EntryStatements?
+
+    /// A path's slots read, and a new row inserted: the statements of every stored entry.
+    struct EntryStatements {
+        let slots: IndexStatement
+        let insert: IndexStatement
+    }
 
     /// Writes are committed in one transaction every `batchRows` writes or `batchInterval` seconds.
     let batchRows: Int
