@@ -26,18 +26,15 @@ extension CacheIndex {
         guard try !connection.insertEntry(entry) else { return }
         // Parameters numbered as in `IndexSchema.entryColumns`; the first fetch (?12) is kept.
         try connection.writing { () throws(CacheError) in
-            let update = try connection.statement(
+            try connection.statement(
                 """
                 UPDATE entries SET url = ?1, cache_key = ?2, set_name = coalesce(set_name, ?3), byte_size = ?5,
                     format = ?6, width = ?7, height = ?8, etag = ?9, last_modified = ?10, checksum = ?11,
                     modified_at = ?13, accessed_at = ?14, validated_at = ?15, frames = ?16,
                     variant_of = ?17, variant = ?18
                 WHERE \(IndexRowID.matches("?4"))
-                """)
-            update.reset()
-            defer { update.reset() }
-            try entry.bind(to: update, from: 1)
-            while try update.step() {}
+                """
+            ).run { update throws(CacheError) in try entry.bind(to: update, from: 1) }
         }
     }
 

@@ -32,12 +32,10 @@ extension IndexConnection {
                 throw .index(operation: "store \(entry.relativePath)", code: SQLITE_CONSTRAINT,
                              message: "every row id of the path's \(IndexRowID.slots) is taken by another path")
             }
-            let insert = statements.insert
-            insert.reset()
-            defer { insert.reset() }
-            try insert.bind(1, id)
-            try entry.bind(to: insert, from: 2)
-            while try insert.step() {}
+            try statements.insert.run { insert throws(CacheError) in
+                try insert.bind(1, id)
+                try entry.bind(to: insert, from: 2)
+            }
             insertedRows.append((id, entry.size))
             inserted = true
         }

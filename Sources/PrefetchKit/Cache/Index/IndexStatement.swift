@@ -93,9 +93,14 @@ final class IndexStatement {
 
     /// Binds, runs to completion and resets: for statements that return no rows.
     func run(_ values: [IndexValue]) throws(CacheError) {
+        try run { statement throws(CacheError) in try statement.bind(values) }
+    }
+
+    /// The same, with the parameters bound by `bind` one by one (no array of values made).
+    func run(binding bind: (IndexStatement) throws(CacheError) -> Void) throws(CacheError) {
         reset()
-        try bind(values)
         defer { reset() }
+        try bind(self)
         while try step() {}
     }
 
