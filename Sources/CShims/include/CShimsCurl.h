@@ -20,6 +20,9 @@ CURLcode pf_easy_getinfo_string(CURL *easy, CURLINFO info, const char **value);
 CURLMcode pf_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 CURLSHcode pf_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+/* Lock and unlock callbacks (a mutex per kind of data) so that several threads' transfers may use
+   the share at once. */
+CURLSHcode pf_share_use_locks(CURLSH *share);
 
 /* curl_version_info for the version of the headers built with (CURLVERSION_NOW, a macro Swift
    does not import). */

@@ -9,9 +9,9 @@ import Foundation
 final class Attempt {
     let job: PendingFetch
     let easy: Easy
-    private let mailbox: Mailbox
+    private let deliveries: Deliveries
     /// Paces the body's bytes when its set or host has `bytes_per_second`; nil otherwise.
-    private let limiter: RateLimiter?
+    private let pacer: BytePacer?
     /// The open destination, until it is closed or handed over with a kept body.
     private var body: BodyFile?
     /// Where the kept body goes once decoded; made with the destination.
@@ -97,11 +97,11 @@ final class Attempt {
         }
     }
 
-    init(job: PendingFetch, easy: Easy, mailbox: Mailbox, limiter: RateLimiter? = nil) {
+    init(job: PendingFetch, easy: Easy, deliveries: Deliveries, pacer: BytePacer? = nil) {
         self.job = job
         self.easy = easy
-        self.mailbox = mailbox
-        self.limiter = limiter
+        self.deliveries = deliveries
+        self.pacer = pacer
         maxBytes = job.request.maxBytes
     }
 
@@ -311,7 +311,7 @@ final class Attempt {
     /// status is dropped. Returning less than `count` makes libcurl abort the transfer.
     fileprivate func receive(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
         // Over the byte budget: libcurl keeps these bytes and hands them over again once resumed.
-        if let limiter, !limiter.admitBytes(count, for: self, now: .now) {
+        if let pacer, !pacer.admit(count, for: self) {
             pacedPause = true
             return Self.pause
         }
@@ -365,7 +365,7 @@ final class Attempt {
         let status = easy.long(CURLINFO_RESPONSE_CODE)
         let followed = (300..<400).contains(status) && status != 304 && easy.header("Location") != nil
         if status >= 200, !followed {
-            mailbox.emit(.response(id: job.id, status: status, headers: responseHeaders(), elapsed: job.elapsed))
+            deliveries.emit(.response(id: job.id, status: status, headers: responseHeaders(), elapsed: job.elapsed))
         }
         return count
     }

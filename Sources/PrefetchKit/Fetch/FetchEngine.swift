@@ -1,52 +1,63 @@
 import Foundation
 internal import CCurl
 
-/// Downloads files over HTTP(S) with libcurl's multi interface on one dedicated network thread.
+/// Downloads files over HTTP(S) with libcurl's multi interface on dedicated network threads (lanes,
+/// `EngineConfiguration.lanes`), each with its own multi handle and doing its bodies end to end.
 ///
 /// Any thread may submit requests; results arrive on the engine's serial delivery thread, in order
 /// with the events of `EngineConfiguration.onEvent`; without an event handler, the result of a body
 /// arrives on the closer thread that closed its file instead (`BodyCloser`). At most `concurrency` transfers (and
-/// `perHost` per host, and fewer where a request's own limits say so) run at once; the rest wait,
-/// oldest first, and start on the network thread as soon as the limits allow. Transient failures are retried per
+/// `perHost` per host, and fewer where a request's own limits say so) run at once over all lanes; the rest wait,
+/// oldest first, and start on a network thread as soon as the limits allow (`Admission`). Transient failures are retried per
 /// the request's `RetryPolicy` without holding a slot or a thread while waiting.
 ///
 /// The destination file of a request exists after its result only when the outcome is a success of kind
 /// `.ok`; the engine removes it in every other case, cancellation and shutdown included. A file handed
 /// over as `destinationDescriptor` stays the caller's to keep or drop.
 package final class FetchEngine: Sendable {
-    private let mailbox: Mailbox
+    private let admission: Admission
+    private let deliveries: Deliveries
     private let closer: BodyCloser
     private let exited = DispatchGroup()
     private let waits = RateWaits()
 
     package init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
         try initializeCurl()
-        let mailbox = Mailbox(onEvent: configuration.onEvent)
-        self.mailbox = mailbox
-        // Made here, not on the network thread, so that its threads keep the caller's scheduling policy.
+        let lanes = configuration.lanes
+        let admission = Admission(configuration: configuration, lanes: lanes, waits: waits)
+        self.admission = admission
+        let deliveries = Deliveries(onEvent: configuration.onEvent)
+        self.deliveries = deliveries
+        // Made here, not on a network thread, so that its threads keep the caller's scheduling policy.
         let closer = BodyCloser(threads: 2)
         self.closer = closer
-        let started = DispatchSemaphore(value: 0)
-        exited.enter()
-        let waits = waits
-        let thread = Thread { [exited] in
-            defer { exited.leave() }
-            ProcessTuning.preferCallingThread()
-            let loop: FetchLoop
-            do throws(FetchError) {
-                loop = try FetchLoop(mailbox: mailbox, closer: closer, configuration: configuration, waits: waits)
-            } catch {
-                _ = mailbox.close(failure: error)
-                started.signal()
-                return
+        let shares = try Shares()
+        let failures = Locked<FetchError?>(nil)
+        let started = DispatchGroup()
+        for lane in 0..<lanes {
+            started.enter()
+            exited.enter()
+            let thread = Thread { [exited] in
+                defer { exited.leave() }
+                ProcessTuning.preferCallingThread()
+                let loop: FetchLoop
+                do throws(FetchError) {
+                    loop = try FetchLoop(lane: lane, admission: admission, deliveries: deliveries, closer: closer,
+                                         shares: shares, configuration: configuration)
+                } catch {
+                    failures.withLock { $0 = $0 ?? error }
+                    started.leave()
+                    return
+                }
+                started.leave()
+                loop.run()
             }
-            started.signal()
-            loop.run()
+            thread.name = "prefetchd.fetch.\(lane)"
+            thread.start()
         }
-        thread.name = "prefetchd.fetch"
-        thread.start()
         started.wait()
-        if let failure = mailbox.startFailure {
+        if let failure = failures.withLock({ $0 }) {
+            shutdown()
             throw failure
         }
     }
@@ -61,10 +72,10 @@ package final class FetchEngine: Sendable {
     @discardableResult
     package func submit(_ request: FetchRequest, register: (FetchID) -> Void = { _ in },
                        completion: @escaping @Sendable (FetchResult) -> Void) -> FetchID {
-        let job = PendingFetch(id: mailbox.newID(), request: request, completion: completion)
+        let job = PendingFetch(id: admission.newID(), request: request, completion: completion)
         register(job.id)
-        if !mailbox.post(.submit(job)) {
-            mailbox.deliver(job.result(.failure(.engineStopped), timings: .zero), to: completion)
+        if !admission.submit(job) {
+            deliveries.deliver(job.result(.failure(.engineStopped), timings: .zero), to: completion)
         }
         return job.id
     }
@@ -89,18 +100,20 @@ package final class FetchEngine: Sendable {
     /// Stops one request: in flight (its file removed), waiting, or between retries. It completes with
     /// `cancelled`; a request already settled is not affected.
     package func cancel(_ id: FetchID) {
-        _ = mailbox.post(.cancel(id))
+        if let job = admission.cancel(id) {
+            deliveries.deliver(job.failed(.failure(.cancelled), timings: .zero), to: job.completion)
+        }
     }
 
     /// Stops every request submitted so far (for SIGINT): transfers in flight are aborted and their files
     /// removed, and all complete with `cancelled`. The engine stays usable.
     package func cancelAll() {
-        _ = mailbox.post(.cancelAll)
+        fail(admission.cancelAll(.cancelled, group: nil), with: .cancelled)
     }
 
     /// Stops every request of `group` submitted so far, as `cancelAll` does the whole engine's.
     package func cancel(group: Int) {
-        _ = mailbox.post(.cancelGroup(group))
+        fail(admission.cancelAll(.cancelled, group: group), with: .cancelled)
     }
 
     /// How long requests of `group` (nil: any) were held by rate limits so far (`RateWaits`).
@@ -108,16 +121,23 @@ package final class FetchEngine: Sendable {
         waits.waited(group: group)
     }
 
-    /// Stops the network thread after failing everything left with `engineStopped` and removing the
-    /// files of transfers in flight. Returns once the thread has exited and, unless called from a
+    /// Stops the network threads after failing everything left with `engineStopped` and removing the
+    /// files of transfers in flight. Returns once the threads have exited and, unless called from a
     /// completion, once every completion has run. Later submissions complete with `engineStopped`.
     package func shutdown() {
-        _ = mailbox.post(.stop)
+        fail(admission.stop(), with: .engineStopped)
         exited.wait()
         if !closer.isCurrentThreadCloser {
             closer.waitUntilIdle()
         }
-        mailbox.drainDeliveries()
+        deliveries.drain()
+    }
+
+    /// Completes requests taken out of the queue and the retries.
+    private func fail(_ jobs: [PendingFetch], with error: FetchError) {
+        for job in jobs {
+            deliveries.deliver(job.failed(.failure(error), timings: .zero), to: job.completion)
+        }
     }
 }
 

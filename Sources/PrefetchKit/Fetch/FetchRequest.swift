@@ -28,7 +28,7 @@ package struct FetchRequest: Sendable {
     /// without this.
     package var resume: ResumePoint?
     /// Everything else: what every URL of a set shares, behind one reference, copied on write. The
-    /// request is copied on its way to the network thread and there (the mailbox, the waiting list,
+    /// request is copied on its way to a network thread and there (the shared queue, the retries,
     /// the attempt): a struct holding all of it cost about twenty reference counts a copy.
     private var settings: Settings
 

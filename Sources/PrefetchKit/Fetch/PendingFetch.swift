@@ -1,6 +1,6 @@
 internal import Glibc
 
-/// A submitted request as the network thread tracks it, across its attempts.
+/// A submitted request as the network threads track it, across its attempts.
 struct PendingFetch: Sendable {
     let id: FetchID
     let request: FetchRequest
@@ -13,6 +13,8 @@ struct PendingFetch: Sendable {
     var firstStarted: ContinuousClock.Instant?
     /// Where the body a cut attempt left in the destination stands, for the next attempt to resume.
     var resume: ResumePoint?
+    /// How many `cancelAll`s and `cancel(group:)`s came before the request was queued (`Admission`).
+    var generation: UInt64 = 0
 
     init(id: FetchID, request: FetchRequest, completion: @escaping @Sendable (FetchResult) -> Void) {
         self.id = id

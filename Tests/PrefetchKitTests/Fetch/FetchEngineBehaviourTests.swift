@@ -81,8 +81,11 @@ struct FetchEngineBehaviourTests {
         Data((0..<size).map { UInt8(truncatingIfNeeded: $0 ^ $0 >> 8 ^ $0 >> 16 ^ seed) })
     }
 
-    @Test func keepsAtMostConcurrencyTransfersInFlight() async throws {
-        let harness = try FetchHarness(concurrency: 3, perHost: 3)
+    /// The limits count every network thread's transfers: one thread, as many as the machine has
+    /// cores here, and more.
+    @Test(arguments: [1, 2, 3])
+    func keepsAtMostConcurrencyTransfersInFlight(lanes: Int) async throws {
+        let harness = try FetchHarness(concurrency: 3, perHost: 3, lanes: lanes)
         defer { harness.close() }
         let requests = (0..<12).map { _ in harness.request("/slow/150") }
 
@@ -96,8 +99,9 @@ struct FetchEngineBehaviourTests {
         #expect(most >= 1)
     }
 
-    @Test func perHostLimitsTransfersToOneHost() async throws {
-        let harness = try FetchHarness(concurrency: 8, perHost: 2)
+    @Test(arguments: [1, 2, 3])
+    func perHostLimitsTransfersToOneHost(lanes: Int) async throws {
+        let harness = try FetchHarness(concurrency: 8, perHost: 2, lanes: lanes)
         defer { harness.close() }
         let requests = (0..<8).map { _ in harness.request("/slow/100") }
 
@@ -108,8 +112,9 @@ struct FetchEngineBehaviourTests {
         #expect(most <= 2)
     }
 
-    @Test func aRequestsOwnLimitsHoldBesideTheEngines() async throws {
-        let harness = try FetchHarness(concurrency: 8, perHost: 8)
+    @Test(arguments: [1, 2, 3])
+    func aRequestsOwnLimitsHoldBesideTheEngines(lanes: Int) async throws {
+        let harness = try FetchHarness(concurrency: 8, perHost: 8, lanes: lanes)
         defer { harness.close() }
         let requests = (0..<12).map { index in
             var request = harness.request(index < 6 ? "/slow/150/narrow" : "/slow/150/polite")
@@ -122,6 +127,31 @@ struct FetchEngineBehaviourTests {
         #expect(results.allSatisfy { $0.response?.kind == .ok })
         #expect(try await harness.text("/max-inflight/narrow") == "2")
         #expect(try await harness.text("/max-inflight/polite") == "1")
+    }
+
+    /// One queue for every network thread: with one transfer at a time, requests start in the order
+    /// they came, whichever thread runs them.
+    @Test func requestsStartOldestFirstAcrossLanes() async throws {
+        let harness = try FetchHarness(concurrency: 1, perHost: 1, lanes: 2)
+        defer { harness.close() }
+        let requests = (0..<6).map { harness.request("/slow/30/\($0)") }
+        let finished = AsyncStream<FetchResult>.makeStream()
+        for request in requests {
+            harness.engine.submit(request) { finished.continuation.yield($0) }
+        }
+
+        var results: [FetchResult] = []
+        for await result in finished.stream {
+            results.append(result)
+            if results.count == requests.count { break }
+        }
+
+        #expect(results.allSatisfy { $0.response?.kind == .ok })
+        let started = harness.events.all.compactMap { event -> String? in
+            guard case .started(_, let url, _) = event else { return nil }
+            return url
+        }
+        #expect(started == requests.map(\.shownURL))
     }
 
     @Test func sendsBasicCredentials() async throws {
@@ -193,8 +223,9 @@ struct FetchEngineBehaviourTests {
         #expect(try String(contentsOfFile: plain.destination, encoding: .utf8) == "")
     }
 
-    @Test func cancelAllAbortsTransfersAndRemovesTheirFiles() async throws {
-        let harness = try FetchHarness(concurrency: 2)
+    @Test(arguments: [1, 2, 3])
+    func cancelAllAbortsTransfersAndRemovesTheirFiles(lanes: Int) async throws {
+        let harness = try FetchHarness(concurrency: 2, lanes: lanes)
         defer { harness.close() }
         // Three endless trickles (two in flight, one waiting): none ends on its own before the cancel,
         // however long a busy test run keeps this task from running (a stalled /hang would be aborted

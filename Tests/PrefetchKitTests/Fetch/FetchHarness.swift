@@ -10,12 +10,14 @@ final class FetchHarness {
     let folder: TemporaryDirectory
     let events: EventLog
 
-    init(concurrency: Int = 4, perHost: Int = 4) throws {
+    /// `lanes`: the engine's network threads; the machine's default when nil.
+    init(concurrency: Int = 4, perHost: Int = 4, lanes: Int? = nil) throws {
         folder = try TemporaryDirectory()
         server = try FixtureServer()
         let events = EventLog()
         self.events = events
-        let configuration = EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) })
+        var configuration = EngineConfiguration(concurrency: concurrency, perHost: perHost, onEvent: { events.append($0) })
+        configuration.lanes = lanes ?? configuration.lanes
         engine = try FetchEngine(configuration: configuration)
     }
 

@@ -1,5 +1,6 @@
-/// The rate limits of one engine, on its network thread: a bucket per set that has a `rate_limit`,
-/// a `HostPace` per host, the transfers paused for their bytes, and the time the run waited on them.
+/// The rate limits of one engine, shared by its network threads under the `Admission` lock: a bucket
+/// per set that has a `rate_limit`, a `HostPace` per host, the transfers paused for their bytes (each
+/// resumed by the thread that runs it), and the time the run waited on them.
 ///
 /// Requests a second are held before an attempt starts (every attempt, retries included, takes a
 /// token from its set's bucket and its host's). Bytes a second are paced inside the transfer: body
@@ -12,8 +13,9 @@ final class RateLimiter {
     private let rules: HostRateRules
     private var hosts: [String: HostPace] = [:]
     private var sets: [Int: SetPace] = [:]
-    /// Transfers paused for their bytes, with when their buckets are out of debt.
-    private var paused: [ObjectIdentifier: (attempt: Attempt, due: ContinuousClock.Instant)] = [:]
+    /// Transfers paused for their bytes, with when their buckets are out of debt and the network
+    /// thread (lane) that runs them.
+    private var paused: [ObjectIdentifier: (attempt: Attempt, due: ContinuousClock.Instant, lane: Int)] = [:]
     private let waits: RateWaits
     /// The groups held by a limit at the last pass, and when that pass was.
     private var held: Set<Int> = []
@@ -76,7 +78,7 @@ final class RateLimiter {
 
     /// Inside the write callback: whether the bytes may be taken now; when not, the attempt is paused
     /// until its buckets are out of debt. Bytes taken are charged to both buckets.
-    func admitBytes(_ count: Int, for attempt: Attempt, now: ContinuousClock.Instant) -> Bool {
+    func admitBytes(_ count: Int, for attempt: Attempt, lane: Int, now: ContinuousClock.Instant) -> Bool {
         let job = attempt.job
         var due = now
         if var bucket = hosts[job.host]?.bytes {
@@ -88,7 +90,7 @@ final class RateLimiter {
             sets[job.request.rateLimitScope]?.bytes = bucket
         }
         guard due <= now else {
-            paused[ObjectIdentifier(attempt)] = (attempt, due)
+            paused[ObjectIdentifier(attempt)] = (attempt, due, lane)
             return false
         }
         hosts[job.host]?.bytes?.take(Double(count), now: now)
@@ -98,9 +100,10 @@ final class RateLimiter {
         return true
     }
 
-    /// Paused transfers whose buckets are out of debt by `now`; they are no longer counted paused.
-    func resumable(now: ContinuousClock.Instant) -> [Attempt] {
-        let due = paused.values.filter { $0.due <= now }.map(\.attempt)
+    /// The lane's paused transfers whose buckets are out of debt by `now`; they are no longer counted paused.
+    func resumable(now: ContinuousClock.Instant, lane: Int) -> [Attempt] {
+        guard !paused.isEmpty else { return [] }
+        let due = paused.values.filter { $0.lane == lane && $0.due <= now }.map(\.attempt)
         for attempt in due { paused[ObjectIdentifier(attempt)] = nil }
         return due
     }
@@ -110,18 +113,20 @@ final class RateLimiter {
         paused[ObjectIdentifier(attempt)] = nil
     }
 
-    /// The earliest time a paused transfer may go on.
-    var nextResume: ContinuousClock.Instant? { paused.values.map(\.due).min() }
+    /// The earliest time one of the lane's paused transfers may go on.
+    func nextResume(lane: Int) -> ContinuousClock.Instant? {
+        paused.values.filter { $0.lane == lane }.map(\.due).min()
+    }
 
-    /// After a pass over the waiting requests: `waiting` are the groups with a request held by a
-    /// limit (with room to start otherwise); groups with a paused transfer are added. The time since
-    /// the last pass counts for the groups held then.
+    /// After a pass over the waiting requests (by any lane): `waiting` are the groups with a request
+    /// held by a limit (with room to start otherwise); groups with a paused transfer are added. The
+    /// time since the last pass counts for the groups held then.
     func notePass(held waiting: Set<Int>, now: ContinuousClock.Instant) {
         if let lastPass, !held.isEmpty {
             waits.add(lastPass.duration(to: now), to: held)
         }
         // Without a paused transfer (always, when no set paces its bytes) the groups held are the
-        // waiting ones as they are: this runs twice per pass of the network loop.
+        // waiting ones as they are: this runs twice per pass of each network loop.
         held = paused.isEmpty ? waiting : waiting.union(paused.values.map(\.attempt.job.request.group))
         lastPass = now
     }
@@ -129,8 +134,8 @@ final class RateLimiter {
 
 /// The time each group's requests (a job's, in a run of several) waited on rate limits: wall time
 /// during which at least one of them was held by a limit while it had room to start otherwise, or
-/// paused for its bytes; and the same for all groups together. Written by the network thread, read
-/// by anyone.
+/// paused for its bytes; and the same for all groups together. Written by the network threads,
+/// read by anyone.
 package final class RateWaits: Sendable {
     private struct State {
         var groups: [Int: Duration] = [:]
