@@ -7,8 +7,9 @@
 /// transfers: `concurrency` in all, `perHost` to a host, each request's own, and the rate limits. A
 /// lane takes a request only while it has no more transfers than any other lane, so the transfers
 /// spread over the lanes even when a per-host limit allows fewer than `concurrency`; a lane that holds
-/// back wakes the least busy lane if that one sleeps. The lane that frees a slot is then usually the
-/// least busy one, and takes the next request itself. A lane asleep in `curl_multi_poll` is woken
+/// back wakes the least busy lane if that one sleeps. So no lane ever runs more than its share,
+/// `concurrency` divided by the lanes and rounded up (what `Multi` keeps connections for). The lane
+/// that frees a slot is then usually the least busy one, and takes the next request itself. A lane asleep in `curl_multi_poll` is woken
 /// when a request or a command comes for it.
 final class Admission: Sendable {
     /// What a caller asks of a lane, for the transfers that lane runs.

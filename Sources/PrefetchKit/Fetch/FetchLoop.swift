@@ -23,7 +23,9 @@ final class FetchLoop {
         self.deliveries = deliveries
         self.closer = closer
         self.shares = shares
-        multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost)
+        let lanes = max(configuration.lanes, 1)
+        multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost,
+                          kept: (configuration.concurrency + lanes - 1) / lanes)
         concurrency = configuration.concurrency
     }
 

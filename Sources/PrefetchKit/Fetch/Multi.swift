@@ -1,22 +1,25 @@
 internal import CCurl
 internal import CShims
 
-/// Owns the libcurl multi handle. Used only on the engine's network thread, except `wakeUp`.
+/// Owns a lane's libcurl multi handle. Used only on that network thread, except `MultiWaker`.
 final class Multi {
     let handle: UnsafeMutableRawPointer
 
-    init(concurrency: Int, perHost: Int) throws(FetchError) {
+    /// `kept`: the idle connections to keep, the most transfers the lane runs at once.
+    init(concurrency: Int, perHost: Int, kept: Int) throws(FetchError) {
         guard let handle = curl_multi_init() else {
             throw .curl(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_multi_init returned no handle")
         }
         self.handle = handle
         try check(pf_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, concurrency), "CURLMOPT_MAX_TOTAL_CONNECTIONS")
         try check(pf_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, perHost), "CURLMOPT_MAX_HOST_CONNECTIONS")
-        // Idle connections are kept up to the total limit. libcurl's default keeps four per easy handle
-        // added at the moment a transfer ends, so whenever the scheduler was a little behind (a loaded
-        // machine) it closed idle connections that the next transfers then opened again: 102 to 524
-        // connections for 20,000 URLs over HTTP/1.1 at 16 in flight, where curl --parallel opens 16.
-        try check(pf_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, concurrency), "CURLMOPT_MAXCONNECTS")
+        // Idle connections are kept up to the lane's share of the total limit. libcurl's default keeps four
+        // per easy handle added at the moment a transfer ends, so whenever the scheduler was a little behind
+        // (a loaded machine) it closed idle connections that the next transfers then opened again: 102 to
+        // 524 connections for 20,000 URLs over HTTP/1.1 at 16 in flight, where curl --parallel opens 16.
+        // A lane never runs more than its share (`Admission`), and the lanes together keep no more
+        // connections open than `concurrency` and one per lane, which the open-file budget counts on.
+        try check(pf_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, kept), "CURLMOPT_MAXCONNECTS")
         try check(pf_multi_setopt_long(handle, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX), "CURLMOPT_PIPELINING")
     }
 
