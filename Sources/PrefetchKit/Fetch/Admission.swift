@@ -7,10 +7,10 @@
 /// transfers: `concurrency` in all, `perHost` to a host, each request's own, and the rate limits. A
 /// lane takes a request only while it has no more transfers than any other lane, so the transfers
 /// spread over the lanes even when a per-host limit allows fewer than `concurrency`; a lane that holds
-/// back wakes the least busy lane if that one sleeps. So no lane ever runs more than its share,
-/// `concurrency` divided by the lanes and rounded up (what `Multi` keeps connections for). The lane
-/// that frees a slot is then usually the least busy one, and takes the next request itself. A lane asleep in `curl_multi_poll` is woken
-/// when a request or a command comes for it.
+/// back wakes the least busy lane if that one sleeps. So no lane ever runs more than `laneShare`
+/// (what `Multi` keeps connections for). The lane that frees a slot is then usually the least busy
+/// one, and takes the next request itself. A lane asleep in `curl_multi_poll` is woken when a request
+/// or a command comes for it.
 final class Admission: Sendable {
     /// What a caller asks of a lane, for the transfers that lane runs.
     enum Command {
@@ -70,11 +70,17 @@ final class Admission: Sendable {
     private let state: Locked<State>
     private let concurrency: Int
     private let perHost: Int
+    /// The network threads, at least one.
+    let lanes: Int
+    /// The most transfers one lane runs at once: `concurrency` divided by the lanes, rounded up.
+    let laneShare: Int
 
-    init(configuration: EngineConfiguration, lanes: Int, waits: RateWaits) {
+    init(configuration: EngineConfiguration, waits: RateWaits) {
         concurrency = configuration.concurrency
         perHost = configuration.perHost
-        state = Locked(State(lanes: Array(repeating: Lane(), count: max(lanes, 1)),
+        lanes = max(configuration.lanes, 1)
+        laneShare = (concurrency + lanes - 1) / lanes
+        state = Locked(State(lanes: Array(repeating: Lane(), count: lanes),
                              limiter: RateLimiter(rules: configuration.hostRateLimits, waits: waits)))
     }
 
@@ -208,23 +214,19 @@ final class Admission: Sendable {
         state.withLock { _ = $0.owners.removeValue(forKey: id) }
     }
 
-    /// Queues the request's next attempt for `due`; false (and it is settled) when the engine has
-    /// stopped or its request was cancelled meanwhile, for the caller to complete it.
-    func schedule(_ job: PendingFetch, due: ContinuousClock.Instant) -> Bool {
+    /// Queues the request's next attempt for `due`; the request is no longer the lane's. Returns why
+    /// it may not run instead (the engine stopped, or the request was cancelled meanwhile), for the
+    /// caller to complete it with.
+    func schedule(_ job: PendingFetch, due: ContinuousClock.Instant) -> FetchError? {
         state.withLock { state in
             state.owners[job.id] = nil
+            if state.stopped { return .engineStopped }
             let cutoff = max(state.cutoffs[nil] ?? 0, state.cutoffs[job.request.group] ?? 0)
-            let cancelled = job.generation < cutoff
-            guard !state.stopped, !cancelled else { return false }
+            if job.generation < cutoff { return .cancelled }
             let index = state.delayed.firstIndex { $0.due > due } ?? state.delayed.endIndex
             state.delayed.insert((due, job), at: index)
-            return true
+            return nil
         }
-    }
-
-    /// Whether `stop` was called.
-    var isStopped: Bool {
-        state.withLock { $0.stopped }
     }
 
     /// A 429 or 503 from the job's host.

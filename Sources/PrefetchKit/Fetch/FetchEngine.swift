@@ -23,8 +23,7 @@ package final class FetchEngine: Sendable {
 
     package init(configuration: EngineConfiguration = EngineConfiguration()) throws(FetchError) {
         try initializeCurl()
-        let lanes = configuration.lanes
-        let admission = Admission(configuration: configuration, lanes: lanes, waits: waits)
+        let admission = Admission(configuration: configuration, waits: waits)
         self.admission = admission
         let deliveries = Deliveries(onEvent: configuration.onEvent)
         self.deliveries = deliveries
@@ -34,7 +33,7 @@ package final class FetchEngine: Sendable {
         let shares = try Shares()
         let failures = Locked<FetchError?>(nil)
         let started = DispatchGroup()
-        for lane in 0..<lanes {
+        for lane in 0..<admission.lanes {
             started.enter()
             exited.enter()
             let thread = Thread { [exited] in

@@ -23,9 +23,8 @@ final class FetchLoop {
         self.deliveries = deliveries
         self.closer = closer
         self.shares = shares
-        let lanes = max(configuration.lanes, 1)
         multi = try Multi(concurrency: configuration.concurrency, perHost: configuration.perHost,
-                          kept: (configuration.concurrency + lanes - 1) / lanes)
+                          kept: admission.laneShare)
         concurrency = configuration.concurrency
     }
 
@@ -174,8 +173,7 @@ final class FetchLoop {
     /// Queues the next attempt; when it may not run (the engine stopped, or the request was cancelled
     /// meanwhile), the request ends with that instead.
     private func schedule(_ job: PendingFetch, due: ContinuousClock.Instant, failing settled: Attempt.Settled) {
-        guard !admission.schedule(job, due: due) else { return }
-        let error: FetchError = admission.isStopped ? .engineStopped : .cancelled
+        guard let error = admission.schedule(job, due: due) else { return }
         deliveries.deliver(job.failed(.failure(error), timings: settled.timings), to: job.completion)
     }
 

@@ -17,7 +17,7 @@ final class Multi {
         // per easy handle added at the moment a transfer ends, so whenever the scheduler was a little behind
         // (a loaded machine) it closed idle connections that the next transfers then opened again: 102 to
         // 524 connections for 20,000 URLs over HTTP/1.1 at 16 in flight, where curl --parallel opens 16.
-        // A lane never runs more than its share (`Admission`), and the lanes together keep no more
+        // A lane never runs more than its share (`Admission.laneShare`), and the lanes together keep no more
         // connections open than `concurrency` and one per lane, which the open-file budget counts on.
         try check(pf_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, kept), "CURLMOPT_MAXCONNECTS")
         try check(pf_multi_setopt_long(handle, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX), "CURLMOPT_PIPELINING")
