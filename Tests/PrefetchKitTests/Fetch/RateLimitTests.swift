@@ -95,4 +95,16 @@ import Testing
         #expect(rules.limit(forHost: "other.test")?.requestsPerSecond == 100)
         #expect(HostRateRules([("a.test", RateLimit(requestsPerSecond: 1))]).limit(forHost: "b.test") == nil)
     }
+
+    /// A file that limits a host's bytes alone brings no burst: the burst another file gave the host's
+    /// requests holds, whichever file comes first.
+    @Test func aLimitOfBytesAloneKeepsTheOtherFilesBurst() {
+        let requests = RateLimit(requestsPerSecond: 20, burst: 5)
+        let bytes = RateLimit(bytesPerSecond: 10 << 20)
+        let both = RateLimit(requestsPerSecond: 20, burst: 5, bytesPerSecond: 10 << 20)
+        #expect(HostRateRules([("img.test", requests), ("img.test", bytes)]).limit(forHost: "img.test") == both)
+        #expect(HostRateRules([("img.test", bytes), ("img.test", requests)]).limit(forHost: "img.test") == both)
+        #expect(HostRateRules([("img.test", requests), ("img.test", RateLimit(requestsPerSecond: 30, burst: 2))])
+            .limit(forHost: "img.test") == RateLimit(requestsPerSecond: 20, burst: 2))
+    }
 }

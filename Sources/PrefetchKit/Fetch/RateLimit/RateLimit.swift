@@ -15,10 +15,16 @@ package struct RateLimit: Sendable, Equatable {
         self.bytesPerSecond = bytesPerSecond
     }
 
-    /// The stricter of two limits, field by field (where several job files name one host).
+    /// The stricter of two limits, field by field (where several job files name one host). The burst
+    /// is that of the request rates given: a limit of bytes alone has no burst of its own to bring.
     func tightened(by other: RateLimit) -> RateLimit {
-        RateLimit(requestsPerSecond: Self.smaller(requestsPerSecond, other.requestsPerSecond),
-                  burst: min(burst, other.burst), bytesPerSecond: Self.smaller(bytesPerSecond, other.bytesPerSecond))
+        let burst = switch (requestsPerSecond, other.requestsPerSecond) {
+        case (_?, _?): min(burst, other.burst)
+        case (nil, _?): other.burst
+        default: burst
+        }
+        return RateLimit(requestsPerSecond: Self.smaller(requestsPerSecond, other.requestsPerSecond),
+                         burst: burst, bytesPerSecond: Self.smaller(bytesPerSecond, other.bytesPerSecond))
     }
 
     private static func smaller<Value: Comparable>(_ a: Value?, _ b: Value?) -> Value? {
