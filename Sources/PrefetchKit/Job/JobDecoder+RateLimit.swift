@@ -5,7 +5,9 @@ extension JobDecoder {
     /// A set's (or the defaults') `rate_limit`: a limit, or `none` (`.some(nil)`), which switches off
     /// one the set would inherit from `defaults`; nil when it is wrong (reported).
     mutating func setRateLimit(_ node: YAMLNode, _ path: String) -> RateLimit?? {
-        if case .scalar(let text, _) = node.content {
+        if case .scalar = node.content {
+            // Expanded first, as any value: `rate_limit: ${LIMIT:-none}`.
+            guard let text = string(node, path) else { return nil }
             if text == "none" { return .some(nil) }
             report(node, path, "expected a mapping or `none`, found `\(oneLine(text))`")
             return nil

@@ -47,6 +47,22 @@ import Testing
         #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
     }
 
+    /// `none` is read after `${VAR}` expansion, as any value is: a limit switched off from outside.
+    @Test func noneMayComeFromTheEnvironment() throws {
+        let folder = try TemporaryDirectory()
+        let text = """
+            version: 1
+            defaults:
+              rate_limit: { requests_per_second: 50 }
+            sets:
+              - { name: a, rate_limit: "${LIMIT:-none}", urls: ["https://img.example.com/1.png"] }
+            """
+        #expect(try folder.load(text).sets[0].options.rateLimit == nil)
+        let diagnostics = try folder.diagnostics(text, environment: ["LIMIT": "off"])
+        expectDiagnostic(diagnostics, line: 5, column: 28, keyPath: "sets[0].rate_limit", contains: "expected a mapping or `none`, found `off`")
+        #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+    }
+
     @Test func badRateLimitsAreReportedWhereTheyAre() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
