@@ -45,9 +45,11 @@ package struct JobOptions: Sendable, Equatable {
     package var proxy: ProxySettings?
     /// `no_proxy:`: host names, `.domain` suffixes, addresses and CIDR ranges reached without the proxy.
     package var noProxy: [String] = []
-    /// `ca_file:` (relative to the job file's folder): certificate authorities trusted beside the system's.
+    /// `ca_file:` (relative to the job file's folder): certificate authorities trusted in place of the
+    /// system's bundle file (its hashed folder stays trusted unless `ca_path` is given too).
     package var caFile: String?
-    /// `ca_path:` (relative to the job file's folder): a folder of hashed certificates trusted beside the system's bundle.
+    /// `ca_path:` (relative to the job file's folder): a folder of hashed certificates trusted in place of
+    /// the system's hashed folder (its bundle file stays trusted unless `ca_file` is given too).
     package var caPath: String?
     /// `connect_to:`: requests for a host go to another host and port.
     package var connectTo: [ConnectTarget] = []
