@@ -12,7 +12,7 @@ sizes=("$@")
 port=8091
 
 "$ROOT/scripts/bootstrap" nginx time >&2
-(cd "$ROOT" && swift build -c release --product prefetchd >&2)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product prefetchd >&2)
 prefetchd="$(cd "$ROOT" && swift build -c release --show-bin-path)/prefetchd"
 out="$BENCH/out/memory"
 rm -rf "$out"

@@ -22,7 +22,7 @@
 # nor max_size. Each command runs once untimed first. Wall and
 # CPU (user + system) come from /usr/bin/time; the script prints every round and the medians, and
 # removes the cache it made at the end. Needs a release build:
-#   swift build -c release --product prefetchd && swift build -c release --product cache-filler
+#   swift build -c release --static-swift-stdlib --product prefetchd && swift build -c release --product cache-filler
 set -euo pipefail
 
 entries=20000 rounds=5 outputs="" cache="" age_hours=0

@@ -22,7 +22,7 @@ while (( $# )); do
 done
 
 "$ROOT/scripts/bootstrap" time hyperfine >&2
-(cd "$ROOT" && swift build -c release --product prefetchd >&2 && swift build -c release --product cache-filler >&2 \
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product prefetchd >&2 && swift build -c release --product cache-filler >&2 \
     && swift build -c release --product cache-probe >&2)
 bin=$(cd "$ROOT" && swift build -c release --show-bin-path)
 out="$BENCH/out/cache"

@@ -25,7 +25,7 @@
 # PREFETCHD and PREFETCHD_BASE name the builds (default: this checkout's); CACHE_FILLER the cache-filler
 # that builds the cache. When the two builds' index schemas differ, give the earlier build's filler:
 # the later build upgrades each copy before its timing (see time_row), the earlier cannot read a later one.
-# Needs a release build: swift build -c release --product prefetchd && swift build -c release --product cache-filler
+# Needs a release build: swift build -c release --static-swift-stdlib --product prefetchd && swift build -c release --product cache-filler
 set -euo pipefail
 tmpfs=0
 rounds=3

@@ -7,7 +7,7 @@
 #   bench/maintain/run.sh [ENTRIES] [WORK_DIR] [MAX_AGE_DAYS] [CAP_PERCENT]
 # Defaults: 20000 entries, a fresh temp folder, expire after 14 days, cap at 40 % of the data (a heavy
 # clean: about two thirds go). A nightly-sized clean: MAX_AGE_DAYS=28 CAP_PERCENT=92.
-# Needs a release build: swift build -c release --product prefetchd && swift build -c release --product cache-filler
+# Needs a release build: swift build -c release --static-swift-stdlib --product prefetchd && swift build -c release --product cache-filler
 # The disk may be mounted with discard (unlink waits on the device, creation is slow for minutes after
 # a mass deletion): every copy is made before anything is deleted, the scan-based clean runs first and
 # prefetchd's after a pause, so any slowdown left by the first falls on prefetchd.

@@ -18,7 +18,7 @@
 # Wall time and CPU (user + sys, children included) from bash's time; medians of the rounds.
 # --tmpfs puts the work folder on /dev/shm (a fresh folder there unless WORK_DIR is given). On a disk,
 # each timed command runs after a `sync` and PAUSE_S seconds (default 10).
-# Needs a release build: swift build -c release --product prefetchd && swift build -c release --product cache-filler
+# Needs a release build: swift build -c release --static-swift-stdlib --product prefetchd && swift build -c release --product cache-filler
 set -euo pipefail
 tmpfs=0
 rounds=5
