@@ -114,6 +114,13 @@ final class Attempt {
     /// Opens (creating when needed) or takes the destination, empties it, and sets every option on the
     /// easy handle.
     func prepare(shares: Shares) throws(FetchError) {
+        // Through a proxy the pre-request check comes after the proxy has connected to the target
+        // (for https, after the tunnel and the TLS handshake): the first URL's target is checked here,
+        // before the proxy is asked anything.
+        if job.request.route.proxy != nil, !job.request.network.allowPrivate,
+           let refusal = refusalThroughProxy(url: job.request.url) {
+            throw .blockedNetwork(refusal)
+        }
         let path = job.request.destination
         let file: BodyFile
         if let borrowed = job.request.destinationDescriptor {
@@ -268,6 +275,12 @@ final class Attempt {
             if let refusal {
                 return .failure(.blockedNetwork(refusal))
             }
+            // The proxy refused the tunnel (407 for credentials, 403 by its own rules): its answer is
+            // the outcome, as a plain-http request's 407 is, not the broken transfer libcurl reports.
+            let tunnelStatus = easy.long(CURLINFO_HTTP_CONNECTCODE)
+            if tunnelStatus >= 300 {
+                return .failure(.http(status: tunnelStatus))
+            }
             let message = scrubbed(easy.message(for: code), hiding: secrets(of: job.request))
             if isOversizedHeader(code, message: message) {
                 return .failure(.badResponse(message))
@@ -393,22 +406,26 @@ final class Attempt {
     /// instead, every one of them (the proxy resolves the name itself).
     fileprivate func admit(address: String) -> Bool {
         let url = easy.string(CURLINFO_EFFECTIVE_URL) ?? job.request.url
+        if job.request.route.proxy != nil, !job.request.network.allowPrivate {
+            refusal = refusalThroughProxy(url: url)
+        } else {
+            refusal = job.request.network.refusal(host: URLComponents(string: url)?.host ?? "", address: address)
+        }
+        return refusal == nil
+    }
+
+    /// Why the network policy refuses `url` through the proxy, judged by every address its target (or
+    /// its `connect_to` entry) resolves to here; nil when it does not.
+    private func refusalThroughProxy(url: String) -> String? {
         let components = URLComponents(string: url)
         let host = components?.host ?? ""
-        let policy = job.request.network
-        guard job.request.route.proxy != nil, !policy.allowPrivate else {
-            refusal = policy.refusal(host: host, address: address)
-            return refusal == nil
-        }
         let port = components?.port ?? (components?.scheme?.lowercased() == "https" ? 443 : 80)
         let target = job.request.route.connectedHost(for: host, port: port)
         let addresses = AddressLookup.addresses(of: target)
         guard !addresses.isEmpty else {
-            refusal = "host \(oneLine(target)) does not resolve here, so its address cannot be checked (network.allow_private is false)"
-            return false
+            return "host \(oneLine(target)) does not resolve here, so its address cannot be checked (network.allow_private is false)"
         }
-        refusal = addresses.lazy.compactMap { policy.refusal(host: host, address: $0) }.first
-        return refusal == nil
+        return addresses.lazy.compactMap { self.job.request.network.refusal(host: host, address: $0) }.first
     }
 
     /// Closes the destination.

@@ -115,6 +115,29 @@ struct FetchProxyTests {
         #expect(!String(describing: refused.error).contains("s3cret-pass"))
     }
 
+    /// A proxy's refusal of a CONNECT tunnel (a 407 without credentials) is its status, as a plain-http
+    /// request's 407 is, and is not retried as a broken connection would be.
+    @Test func aRefusedTunnelIsTheProxysStatus() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let certificates = try TestCertificates(in: harness.folder)
+        let server = try FixtureServer(tls: (certificates.certificate, certificates.key))
+        defer { server.stop() }
+        let proxy = try ProxyServer(.http, in: harness.folder, auth: "warm:s3cret-pass")
+        defer { proxy.stop() }
+
+        var request = FetchRequest(url: server.url("/close/tunnel"), destination: harness.destination(), timeout: .seconds(10),
+                                   retry: RetryPolicy(retries: 2, baseDelay: .milliseconds(10)))
+        request.route.proxy = Proxy(url: proxy.url())
+        request.route.caFile = certificates.caFile
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.error?.reason == "http_status", "\(String(describing: result.error))")
+        #expect(result.error?.httpStatus == 407)
+        #expect(result.attempts == 1)
+        #expect(proxy.requests == ["DENIED CONNECT 127.0.0.1:\(server.port)"])
+    }
+
     /// With `allow_private: false`, a proxy on a private address (here loopback) still carries
     /// requests for public addresses: the rules judge the target's address, not the proxy's. A target
     /// whose own address is private is refused before its request reaches the proxy.
@@ -137,6 +160,14 @@ struct FetchProxyTests {
         privateTarget.route.proxy = Proxy(url: proxy.url())
         privateTarget.network = policy
         let refused = await harness.engine.fetch(privateTarget)
+
+        // An https target is refused before the proxy is asked for a tunnel to it
+        var privateTunnel = harness.request("/count/private-tunnel")
+        privateTunnel.url = "https://127.0.0.1:\(harness.server.port)/count/private-tunnel"
+        privateTunnel.route.proxy = Proxy(url: proxy.url())
+        privateTunnel.network = policy
+        let refusedTunnel = await harness.engine.fetch(privateTunnel)
+        #expect(refusedTunnel.error?.reason == "blocked_network", "\(String(describing: refusedTunnel.error))")
 
         #expect(carried.response?.kind == .ok, "\(String(describing: carried.error))")
         #expect(refused.error?.reason == "blocked_network")
