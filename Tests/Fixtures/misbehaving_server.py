@@ -48,7 +48,8 @@ Routes:
                                 (chunked; 1024 MiB is about 1 MB on the wire)
   /fresh/<name>/<kind>/<value>  a PNG with an ETag and Cache-Control: <value> (kind cache-control, the
                                 value URL-encoded) or Expires <value> seconds after its Date (kind
-                                expires); 304 when If-None-Match matches; counted like /count
+                                expires); 304 when If-None-Match matches; counted like /count. Kind
+                                cache-control-on-304: the 200 says no-cache, the 304 Cache-Control: <value>
   /resumable/<name>/<kib>/<cut>/<mode>
                                 a PNG of about <kib> KiB (stored deflate, so a decode reads it all) with
                                 ETag and Last-Modified; the first response for <name> declares the whole
@@ -497,17 +498,21 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_fresh(self, name, kind, value):
         """A PNG with an ETag and a freshness of its own, counted like /count (/hits/<name>): kind
-        cache-control sends Cache-Control: <value> (URL-decoded), expires sends Expires <value>
-        seconds after its Date; 304 when If-None-Match matches."""
+        cache-control sends Cache-Control: <value> (URL-decoded), cache-control-on-304 sends it on the
+        304 only (no-cache on the 200), expires sends Expires <value> seconds after its Date; 304 when
+        If-None-Match matches."""
         count("count/" + name)
         etag = '"%s-fresh"' % name
         now = time.time()
         headers = [("ETag", etag), ("Date", http_date(now))]
+        revalidating = self.headers.get("If-None-Match") == etag
         if kind == "cache-control":
             headers.append(("Cache-Control", urllib.parse.unquote(value)))
+        elif kind == "cache-control-on-304":
+            headers.append(("Cache-Control", urllib.parse.unquote(value) if revalidating else "no-cache"))
         else:
             headers.append(("Expires", http_date(now + int(value))))
-        if self.headers.get("If-None-Match") == etag:
+        if revalidating:
             self.send_body(304, b"", headers=headers)
         else:
             self.send_body(200, PNG, "image/png", headers=headers)

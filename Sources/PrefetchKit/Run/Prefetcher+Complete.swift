@@ -13,14 +13,19 @@ extension Prefetcher {
         case .success(let response) where response.kind == .notModified:
             do {
                 let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-                try cache.markRevalidated(key: item.key, etag: response.headers.etag ?? entry?.etag,
-                                          lastModified: response.headers.lastModified ?? entry?.lastModified, at: now)
-                if set.options.refresh == .http {
-                    let freshness = ResponseFreshness.of(response.headers, receivedAt: now)
-                    try cache.index.recordFreshness(relativePath: cache.relativePath(forKey: item.key), modifiedAt: now,
-                                                    freshUntil: freshness.freshUntil)
+                let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: now) : nil
+                if freshness?.noStore == true {
+                    // Confirmed, but the origin now says not to store it: the copy goes, as after a 200.
+                    try cache.remove(key: item.key)
+                } else {
+                    try cache.markRevalidated(key: item.key, etag: response.headers.etag ?? entry?.etag,
+                                              lastModified: response.headers.lastModified ?? entry?.lastModified, at: now)
+                    if let freshness {
+                        try cache.index.recordFreshness(relativePath: cache.relativePath(forKey: item.key), modifiedAt: now,
+                                                        freshUntil: freshness.freshUntil)
+                    }
+                    try cache.touch(key: item.key)
                 }
-                try cache.touch(key: item.key)
                 board.settle(claim, .revalidated)
                 log.record(RunEvent(.revalidated, url: item.shownURL, set: set.name, status: 304, elapsedMs: elapsed))
             } catch {

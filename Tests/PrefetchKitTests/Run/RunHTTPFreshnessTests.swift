@@ -64,6 +64,24 @@ struct RunHTTPFreshnessTests {
         #expect(try harness.server.hits("private") == 2)
     }
 
+    /// A 304 that says `no-store` removes the copy it confirmed: the origin no longer lets it be kept.
+    @Test func aNotModifiedThatSaysNoStoreRemovesTheCopy() throws {
+        let harness = try RunHarness()
+        let path = "/fresh/withdrawn/cache-control-on-304/no-store"
+        let job = try harness.job(defaults: ["refresh": "http", "validate": "none"], sets: [harness.set("s", [path])])
+
+        let first = try harness.run([job])
+        #expect(first.report.totals.fetched == 1)
+        let second = try harness.run([job])
+        #expect(second.report.totals == .expected(requested: 1, unique: 1, revalidated: 1))
+        try harness.expectCache(holds: [:])
+        #expect(try Self.verify(harness, job).findings.map(\.kind) == [.missing])
+
+        let third = try harness.run([job])
+        #expect(third.report.totals.fetched == 1)
+        #expect(try harness.server.hits("withdrawn") == 3)
+    }
+
     /// `no-cache` may be stored but is revalidated before every use.
     @Test func noCacheIsRevalidatedEveryTime() throws {
         let harness = try RunHarness()
