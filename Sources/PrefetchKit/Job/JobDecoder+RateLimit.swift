@@ -6,6 +6,10 @@ extension JobDecoder {
     /// one the set would inherit from `defaults`; nil when it is wrong (reported).
     mutating func setRateLimit(_ node: YAMLNode, _ path: String) -> RateLimit?? {
         if case .scalar = node.content {
+            guard node.kindName != "null" else {
+                report(node, path, "expected a mapping or `none`, found null")
+                return nil
+            }
             // Expanded first, as any value: `rate_limit: ${LIMIT:-none}`.
             guard let text = string(node, path) else { return nil }
             if text == "none" { return .some(nil) }

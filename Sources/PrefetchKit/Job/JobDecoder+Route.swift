@@ -104,13 +104,22 @@ extension JobDecoder {
         var hosts: [String] = []
         for entry in entries {
             guard entry.text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._:/[]*".contains($0)) }),
-                  entry.text == "*" || !entry.text.contains("*") else {
+                  entry.text == "*" || !entry.text.contains("*"), !entry.text.contains("/") || Self.isRange(entry.text) else {
                 report(entry.node, entry.path, "`\(oneLine(entry.text))` is not a host name, .domain, address or CIDR range")
                 return nil
             }
             hosts.append(entry.text)
         }
         return hosts
+    }
+
+    /// Whether `text` is an address, a `/` and a prefix length it has room for: `10.0.0.0/8`, `fd00::/8`.
+    private static func isRange(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let bits = Int(parts[1]) else { return false }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, String(parts[0]), &v6) == 1 { return (0...32).contains(bits) }
+        return inet_pton(AF_INET6, String(parts[0]), &v6) == 1 && (0...128).contains(bits)
     }
 
     /// A file (or, with `folder`, a folder) that exists, relative to the job file's folder.

@@ -115,8 +115,12 @@ struct JobDecoder {
     /// and a point only (no `1e3`, no hex).
     mutating func number(_ node: YAMLNode, _ path: String, allowingExponent: Bool = true) -> (text: String, value: Double)? {
         guard let text = string(node, path) else { return nil }
-        guard let value = Double(text), value.isFinite, allowingExponent || !text.contains(where: { $0.isLetter }) else {
+        guard let value = Double(text), value.isFinite else {
             report(node, path, "`\(text)` is not a number")
+            return nil
+        }
+        guard allowingExponent || !text.contains(where: { $0.isLetter }) else {
+            report(node, path, "write `\(text)` in plain digits, with a point if need be (no exponent)")
             return nil
         }
         return (text, value)

@@ -140,4 +140,26 @@ import Testing
         expectDiagnostic(diagnostics, line: 4, column: 12, keyPath: "defaults.proxy.ur", contains: "did you mean `url`?")
         expectDiagnostic(diagnostics, line: 5, column: 3, keyPath: "defaults.conect_to", contains: "did you mean `connect_to`?")
     }
+
+    /// A range in `no_proxy` is an address and a prefix length it has room for.
+    @Test func aRangeWhosePrefixDoesNotFitIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let job = try folder.load("""
+            version: 1
+            sets:
+              - { name: a, no_proxy: [10.0.0.0/8, "fd00::/8", 192.168.1.7/32], urls: ["https://x.example/1.png"] }
+            """)
+        #expect(job.sets[0].options.noProxy == ["10.0.0.0/8", "fd00::/8", "192.168.1.7/32"])
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, no_proxy: [10.0.0.0/99], urls: ["https://x.example/1.png"] }
+              - { name: b, no_proxy: "fd00::/129", urls: ["https://x.example/1.png"] }
+              - { name: c, no_proxy: [example.com/8], urls: ["https://x.example/1.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 27, keyPath: "sets[0].no_proxy[0]", contains: "`10.0.0.0/99` is not a host name, .domain, address or CIDR range")
+        expectDiagnostic(diagnostics, line: 4, column: 26, keyPath: "sets[1].no_proxy", contains: "`fd00::/129` is not")
+        expectDiagnostic(diagnostics, line: 5, column: 27, keyPath: "sets[2].no_proxy[0]", contains: "`example.com/8` is not")
+        #expect(diagnostics.count == 3, "\(diagnostics.map(\.description))")
+    }
 }

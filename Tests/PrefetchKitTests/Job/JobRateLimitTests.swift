@@ -92,4 +92,22 @@ import Testing
         expectDiagnostic(diagnostics, line: 13, column: 28, keyPath: "sets[2].rate_limit", contains: "expected a mapping")
         #expect(diagnostics.count == 10, "\(diagnostics.map(\.description))")
     }
+
+    /// A rate in exponent form is told to be written in digits, and an empty `rate_limit` what it takes.
+    @Test func anExponentAndAnEmptyRateLimitSayWhatToWrite() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              rate_limit: { requests_per_second: 1e2 }
+            sets:
+              - name: a
+                rate_limit:
+                urls: ["https://img.example.com/1.png"]
+            """)
+        expectDiagnostic(diagnostics, line: 3, column: 38, keyPath: "defaults.rate_limit.requests_per_second",
+                         contains: "write `1e2` in plain digits")
+        expectDiagnostic(diagnostics, line: 6, column: 16, keyPath: "sets[0].rate_limit", contains: "expected a mapping or `none`, found null")
+        #expect(diagnostics.count == 2, "\(diagnostics.map(\.description))")
+    }
 }
