@@ -74,6 +74,8 @@ extension JobDecoder {
         }
         guard let fields = mapping(node, "hosts", allowed: patterns) else { return [] }
         var hosts: [HostSettings] = []
+        // The pattern first written for each host, as the rules spell it (case and a final dot aside).
+        var named: [String: String] = [:]
         for pattern in patterns {
             guard let pair = fields[pattern] else { continue }
             let path = Self.join("hosts", pattern)
@@ -82,6 +84,11 @@ extension JobDecoder {
                 report(pair.key, path, "`\(pattern)` is not a host pattern like `cdn.example.com`, `*.example.com` or `*`")
                 continue
             }
+            if let earlier = named[HostRateRules.spelling(pattern)] {
+                report(pair.key, path, "`\(pattern)` names the same hosts as `\(earlier)`; give each host once")
+                continue
+            }
+            named[HostRateRules.spelling(pattern)] = pattern
             guard let settings = mapping(pair.value, path, allowed: Self.hostKeys) else { continue }
             guard let limitPair = settings["rate_limit"] else {
                 report(pair.value, path, "needs `rate_limit`")

@@ -93,6 +93,23 @@ import Testing
         #expect(diagnostics.count == 10, "\(diagnostics.map(\.description))")
     }
 
+    /// One host named twice in one file, in two spellings of it, is refused as an exact repeat is.
+    @Test func aHostNamedTwiceInOtherSpellingsIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            hosts:
+              "A.EXAMPLE.test": { rate_limit: { requests_per_second: 1 } }
+              "a.example.test.": { rate_limit: { requests_per_second: 4 } }
+              "*.example.test": { rate_limit: { requests_per_second: 4 } }
+            sets:
+              - { name: a, urls: ["https://a.example.test/1.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 4, column: 3, keyPath: "hosts.a.example.test.",
+                         contains: "`a.example.test.` names the same hosts as `A.EXAMPLE.test`")
+        #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+    }
+
     /// A rate in exponent form is told to be written in digits, and an empty `rate_limit` what it takes.
     @Test func anExponentAndAnEmptyRateLimitSayWhatToWrite() throws {
         let folder = try TemporaryDirectory()

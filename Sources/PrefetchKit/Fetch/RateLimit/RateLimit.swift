@@ -72,7 +72,7 @@ package struct HostRateRules: Sendable, Equatable {
         return rules["*"]
     }
 
-    private static func spelling(_ host: String) -> String {
+    static func spelling(_ host: String) -> String {
         var name = Substring(host.lowercased())
         while name.hasSuffix(".") { name = name.dropLast() }
         return String(name)
