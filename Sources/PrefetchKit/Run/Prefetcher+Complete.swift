@@ -159,7 +159,6 @@ extension Prefetcher {
             try? cache.index.recordFailure(record)
         }
         board.settle(claim, .failed(failure))
-        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, status: status, elapsedMs: elapsedMs,
-                            reason: reason, attempt: attempts))
+        log.record(.failed(failure, elapsedMs: elapsedMs))
     }
 }

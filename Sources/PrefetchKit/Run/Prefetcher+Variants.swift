@@ -51,7 +51,7 @@ extension Prefetcher {
         } catch {
             let failure = RunFailure(url: item.shownURL, set: set.name, reason: "cache", httpStatus: nil, attempts: 0, message: "\(error)")
             board.settle(claim, .failed(failure))
-            log.record(RunEvent(.failed, url: item.shownURL, set: set.name, reason: "cache"))
+            log.record(.failed(failure))
             if error.isLasting { stop(for: error) }
             return
         }
@@ -66,6 +66,6 @@ extension Prefetcher {
         let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,
                                  message: error.description)
         board.settle(claim, .failed(failure))
-        log.record(RunEvent(.failed, url: item.shownURL, set: set.name, reason: error.reason))
+        log.record(.failed(failure))
     }
 }

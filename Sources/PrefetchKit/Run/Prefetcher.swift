@@ -205,8 +205,7 @@ package final class Prefetcher: Sendable {
                        message: "Its body was stored, but the index could not record it, so it was removed.")
         }
         for failure in failures {
-            log.record(RunEvent(.failed, url: failure.url, set: failure.set, elapsedMs: 0, reason: failure.reason,
-                                attempt: failure.attempts))
+            log.record(.failed(failure, elapsedMs: 0))
         }
     }
 

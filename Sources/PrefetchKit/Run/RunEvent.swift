@@ -22,10 +22,13 @@ package struct RunEvent: Sendable, Codable, Equatable {
     package var attempt: Int?
     /// For `retrying`: whole milliseconds until the next attempt starts.
     package var delayMs: Int64?
+    /// For `failed`: the failure in words, as the report's `failures` give it (which limit a `timeout`
+    /// was, what a `bad_response` lacked).
+    package var message: String?
 
     package init(_ event: Kind, url: String, set: String, status: Int? = nil, bytes: Int64? = nil,
                 elapsedMs: Double? = nil, reason: String? = nil, attempt: Int? = nil, delayMs: Double? = nil,
-                time: Date = Date()) {
+                message: String? = nil, time: Date = Date()) {
         self.event = event
         self.time = time
         self.url = url
@@ -36,12 +39,20 @@ package struct RunEvent: Sendable, Codable, Equatable {
         self.reason = reason
         self.attempt = attempt
         self.delayMs = delayMs.map { Int64($0.rounded()) }
+        self.message = message
     }
 
     enum CodingKeys: String, CodingKey {
-        case event, url, set, status, bytes, reason, attempt
+        case event, url, set, status, bytes, reason, attempt, message
         case elapsedMs = "elapsed_ms"
         case delayMs = "delay_ms"
+    }
+
+    /// The `failed` event of `failure`: its reason, status, attempts (none for a failure no transfer
+    /// made) and words.
+    package static func failed(_ failure: RunFailure, elapsedMs: Double? = nil) -> RunEvent {
+        RunEvent(.failed, url: failure.url, set: failure.set, status: failure.httpStatus, elapsedMs: elapsedMs,
+                 reason: failure.reason, attempt: failure.attempts > 0 ? failure.attempts : nil, message: failure.message)
     }
 
     /// The event as one line of JSON, newline included.

@@ -54,8 +54,11 @@ package struct RunLog: Sendable {
         let where_ = "\(event.url) [\(event.set)]"
         switch event.event {
         case .failed:
+            // A status refused says it all; another failure's words say what was wrong or which limit.
             let status = event.status.map { " (HTTP \($0))" } ?? ""
-            return "failed \(where_): \(event.reason ?? "error")\(status)"
+            let isStatus = event.reason?.hasPrefix("http_") ?? false
+            let detail = isStatus ? status : event.message.map { ": \(oneLine($0))" } ?? status
+            return "failed \(where_): \(event.reason ?? "error")\(detail)"
         case .retrying where verbose:
             return "retrying \(where_) after attempt \(event.attempt ?? 0): \(event.reason ?? "error")"
         case .finished where verbose:

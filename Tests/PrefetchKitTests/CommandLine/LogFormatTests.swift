@@ -55,6 +55,7 @@ import Testing
         #expect(events.filter { $0["event"] as? String == "finished" }.count == 2)
         let failed = try #require(events.first { $0["event"] as? String == "failed" })
         #expect(failed["reason"] as? String == "http_404" && failed["url"] as? String == harness.url("/status/404"))
+        #expect(failed["message"] as? String == written.failures.first?.message)
         #expect(summary["outcome"] as? String == written.outcome)
         #expect(summary["job"] as? String == written.job && summary["started"] as? String == written.started)
         let totals = try #require(summary["totals"] as? [String: Any])

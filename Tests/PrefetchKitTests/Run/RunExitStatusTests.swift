@@ -51,6 +51,22 @@ struct RunExitStatusTests {
         try harness.expectCache(holds: [harness.url("/ok/fine"): harness.png], without: [harness.url("/status/404")])
     }
 
+    /// A failure other than a status refused is logged with its words, as the report gives them: which check
+    /// refused the body, which limit a timeout was.
+    @Test func aFailureWithoutAStatusIsLoggedWithItsWords() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("pages", ["/html-as-jpeg"])])
+        let report = harness.folder.file("report.json").path
+
+        let outcome = try Binary.run(["run", job, "--report", report, "--progress", "never"])
+
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let failure = try #require(try readReport(report).failures.first)
+        #expect(failure.reason == "not_image" && !failure.message.isEmpty)
+        #expect(outcome.stderr.contains("failed \(harness.url("/html-as-jpeg")) [pages]: \(failure.reason): \(failure.message)\n"),
+                "\(outcome.stderr)")
+    }
+
     @Test func exitsTwoForABadJobFileAndFetchesNothing() throws {
         let harness = try RunHarness()
         let good = try harness.job("good", sets: [harness.set("images", ["/count/never"])])
