@@ -12,6 +12,8 @@ struct YAMLProblem: Error, Sendable {
 final class YAMLReader {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes of `input` that are the document (it holds one even for an empty one).
+    private let inputCount: Int
     private let limits: YAMLLimits
     private var aliasCount = 0
     private var nodeCount = 0
@@ -37,6 +39,7 @@ final class YAMLReader {
         yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
         self.parser = parser
         self.input = input
+        inputCount = bytes.count
     }
 
     deinit {
@@ -137,9 +140,25 @@ final class YAMLReader {
         let state = parser.pointee
         let problem = state.problem.map { String(cString: $0) } ?? "unknown YAML error"
         let context = state.context.map { String(cString: $0) }
-        let message = context.map { "\($0): \(problem)" } ?? problem
+        var message = context.map { "\($0): \(problem)" } ?? problem
         let mark = YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1)
+        // `{` and `}` end a plain value inside `{ }` or `[ ]`, and `${VAR}` holds both.
+        if context?.hasPrefix("while parsing a flow") == true, text(ofLine: mark.line).contains("${") {
+            message += "; inside { } or [ ], quote a value that holds ${VAR}: \"${VAR}\""
+        }
         return YAMLProblem(message: message, mark: mark)
+    }
+
+    /// The text of the input's line `number` (1-based), empty past its end.
+    private func text(ofLine number: Int) -> String {
+        var line = 1
+        var start = 0
+        for index in 0..<inputCount where input[index] == UInt8(ascii: "\n") {
+            if line == number { return String(decoding: input[start..<index], as: UTF8.self) }
+            line += 1
+            start = index + 1
+        }
+        return line == number ? String(decoding: input[start..<inputCount], as: UTF8.self) : ""
     }
 }
 

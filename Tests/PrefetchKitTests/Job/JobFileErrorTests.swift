@@ -14,6 +14,29 @@ import Testing
         #expect(diagnostic.description == "\(folder.path)/job.yaml:3:5: \(diagnostic.message)")
     }
 
+    /// `${VAR}` unquoted inside `{ }` or `[ ]` is a YAML error (its braces end the value): the message
+    /// says to quote it, and the quoted value reads.
+    @Test func anUnquotedVariableInAFlowCollectionIsToldToBeQuoted() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, rate_limit: { requests_per_second: ${RATE} }, urls: ["https://x.example/1.png"] }
+            """, environment: ["RATE": "5"])
+        let diagnostic = try #require(diagnostics.first)
+        #expect(diagnostics.count == 1 && diagnostic.line == 3)
+        #expect(diagnostic.message.hasSuffix("did not find expected ',' or '}'; inside { } or [ ], quote a value that holds ${VAR}: \"${VAR}\""),
+                "\(diagnostic.message)")
+        let job = try folder.load("""
+            version: 1
+            sets:
+              - { name: a, rate_limit: { requests_per_second: "${RATE}" }, urls: ["https://x.example/1.png"] }
+            """, environment: ["RATE": "5"])
+        #expect(job.sets[0].options.rateLimit == RateLimit(requestsPerSecond: 5))
+        // A flow error with no variable on its line keeps libyaml's words alone
+        #expect(try folder.diagnostics("version: 1\nsets: [a, b\nname: x\n").first?.message.contains("quote") == false)
+    }
+
     @Test func reportsEveryWrongTypeInOneFile() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
