@@ -58,7 +58,8 @@ Routes:
                                 (always 200), new-etag (the image and its ETag change after the cut, so
                                 If-Range fails and a 200 sends the new one), bad-range (a 206 that starts
                                 at byte 0 whatever was asked), lying-etag (a 206 with another ETag),
-                                last-modified (no ETag: If-Range carries the date), encoded (the 206 says
+                                last-modified (no ETag: If-Range carries the date), longer (the 206, same
+                                ETag, is of a whole 1 KiB longer than first declared), encoded (the 206 says
                                 Content-Encoding: gzip), repr-digest (as range, every response with
                                 Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it).
                                 /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
@@ -474,8 +475,9 @@ class Handler(BaseHTTPRequestHandler):
         if start is not None and start < len(body):
             status = 206
             begin = 0 if mode == "bad-range" else start
-            sent = body[begin:]
-            headers.append(("Content-Range", "bytes %d-%d/%d" % (begin, len(body) - 1, len(body))))
+            whole = body + bytes(1024) if mode == "longer" else body
+            sent = whole[begin:]
+            headers.append(("Content-Range", "bytes %d-%d/%d" % (begin, len(whole) - 1, len(whole))))
             if mode == "encoded":
                 headers.append(("Content-Encoding", "gzip"))
         self.send_response(status)

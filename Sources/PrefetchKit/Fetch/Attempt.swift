@@ -218,12 +218,15 @@ final class Attempt {
               let validator = resumedFrom?.validator ?? ResumePoint.Validator.of(etag: headers.etag, lastModified: headers.lastModified)
         else { return nil }
         guard body?.close() == nil else { return nil }
+        let declared = easy.size(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
         return ResumePoint(offset: sink.bytes, validator: validator, hashes: sink.hashes, serverDigest: serverDigest,
-                           digestWarnings: digestWarnings, head: sink.head)
+                           digestWarnings: digestWarnings, head: sink.head,
+                           total: resumedFrom.map(\.total) ?? (declared >= 0 ? declared : nil))
     }
 
     /// At a resumed request's first body byte: a 206 that continues the body from the byte asked for,
-    /// with the validator sent and no content coding, carries on from the cut; a 200 sends the whole
+    /// with the validator sent, the whole length first declared (when known) and no content coding,
+    /// carries on from the cut; a 200 sends the whole
     /// body again, which starts over in the same file. False for any other answer: the transfer is
     /// aborted and the next attempt asks for the whole body.
     private func continueResumed(_ resume: ResumePoint, status: Int) -> Bool {
@@ -239,7 +242,8 @@ final class Attempt {
         }
         let identity = easy.headerValues("Content-Encoding").flatMap { $0.split(separator: ",") }
             .allSatisfy { ["", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
-        guard contentRangeStart(easy.header("Content-Range")) == resume.offset, identity,
+        let range = contentRange(easy.header("Content-Range"))
+        guard range?.start == resume.offset, resume.total == nil || range?.total == resume.total, identity,
               resume.validator.matches(etag: easy.header("ETag"), lastModified: easy.header("Last-Modified"))
         else {
             restartsFromZero = true

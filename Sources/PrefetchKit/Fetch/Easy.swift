@@ -83,6 +83,13 @@ final class Easy {
         return pf_easy_getinfo_long(handle, info, &value) == CURLE_OK ? value : 0
     }
 
+    /// A size the transfer reports (`CURLINFO_CONTENT_LENGTH_DOWNLOAD_T`: -1 when the response
+    /// declared none).
+    func size(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = -1
+        return pf_easy_getinfo_off(handle, info, &value) == CURLE_OK ? Int64(value) : -1
+    }
+
     func duration(_ info: CURLINFO) -> Duration {
         var microseconds: curl_off_t = 0
         return pf_easy_getinfo_off(handle, info, &microseconds) == CURLE_OK ? .microseconds(microseconds) : .zero

@@ -25,6 +25,9 @@ package final class ResumePoint: @unchecked Sendable {
     let digestWarnings: [String]
     /// The body's first bytes, as `BodySink` keeps them for the header check.
     let head: [UInt8]
+    /// The whole body's length as the response that began it declared it; a 206 for the rest must
+    /// give the same in its `Content-Range`. Nil when unknown (a partial an earlier run kept).
+    let total: Int64?
 
     /// The validator a resumed request sends in `If-Range`, and that its 206 must still carry.
     package enum Validator: Sendable, Equatable {
@@ -54,8 +57,9 @@ package final class ResumePoint: @unchecked Sendable {
     }
 
     init(offset: Int64, validator: Validator, hashes: StoredBodyHashes, serverDigest: DigestCheck?,
-         digestWarnings: [String], head: [UInt8]) {
+         digestWarnings: [String], head: [UInt8], total: Int64? = nil) {
         self.offset = offset
+        self.total = total
         self.validator = validator
         self.hashes = hashes
         self.serverDigest = serverDigest
@@ -90,11 +94,14 @@ package final class ResumePoint: @unchecked Sendable {
     }
 }
 
-/// The first byte of a resumed range, from a `Content-Range: bytes START-END/TOTAL` value.
-func contentRangeStart(_ value: String?) -> Int64? {
+/// The first byte of a resumed range and the whole length, from a `Content-Range: bytes START-END/TOTAL`
+/// value (the length nil when it is `*`).
+func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
     guard let value else { return nil }
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
-    let range = trimmed.dropFirst(6).prefix { $0 != "/" }
-    return range.split(separator: "-").first.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    let parts = trimmed.dropFirst(6).split(separator: "/", maxSplits: 1)
+    guard let start = parts.first?.split(separator: "-").first.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) })
+    else { return nil }
+    return (start, parts.count == 2 ? Int64(parts[1].trimmingCharacters(in: .whitespaces)) : nil)
 }
