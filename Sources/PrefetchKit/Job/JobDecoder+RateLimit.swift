@@ -81,7 +81,9 @@ extension JobDecoder {
             let path = Self.join("hosts", pattern)
             let body = pattern.hasPrefix("*.") ? pattern.dropFirst(2) : Substring(pattern)
             guard pattern == "*" || (!body.isEmpty && body.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) })) else {
-                report(pair.key, path, "`\(pattern)` is not a host pattern like `cdn.example.com`, `*.example.com` or `*`")
+                // A host's limit holds on every port of it: a pattern names no port.
+                let hint = pattern.contains(":") ? " (without a port: a host's limit holds on every port)" : ""
+                report(pair.key, path, "`\(pattern)` is not a host pattern like `cdn.example.com`, `*.example.com` or `*`\(hint)")
                 continue
             }
             if let earlier = named[HostRateRules.spelling(pattern)] {

@@ -93,7 +93,8 @@ import Testing
         #expect(diagnostics.count == 10, "\(diagnostics.map(\.description))")
     }
 
-    /// One host named twice in one file, in two spellings of it, is refused as an exact repeat is.
+    /// One host named twice in one file, in two spellings of it, is refused as an exact repeat is; a
+    /// pattern with a port is told that a host's limit holds on every port.
     @Test func aHostNamedTwiceInOtherSpellingsIsRefused() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
@@ -102,12 +103,15 @@ import Testing
               "A.EXAMPLE.test": { rate_limit: { requests_per_second: 1 } }
               "a.example.test.": { rate_limit: { requests_per_second: 4 } }
               "*.example.test": { rate_limit: { requests_per_second: 4 } }
+              "127.0.0.1:8080": { rate_limit: { requests_per_second: 4 } }
             sets:
               - { name: a, urls: ["https://a.example.test/1.png"] }
             """)
         expectDiagnostic(diagnostics, line: 4, column: 3, keyPath: "hosts.a.example.test.",
                          contains: "`a.example.test.` names the same hosts as `A.EXAMPLE.test`")
-        #expect(diagnostics.count == 1, "\(diagnostics.map(\.description))")
+        expectDiagnostic(diagnostics, line: 6, column: 3, keyPath: "hosts.127.0.0.1:8080",
+                         contains: "(without a port: a host's limit holds on every port)")
+        #expect(diagnostics.count == 2, "\(diagnostics.map(\.description))")
     }
 
     /// A rate in exponent form is told to be written in digits, and an empty `rate_limit` what it takes.
