@@ -226,9 +226,8 @@ final class Attempt {
 
     /// At a resumed request's first body byte: a 206 that continues the body from the byte asked for,
     /// with the validator sent, the whole length first declared (when known) and no content coding,
-    /// carries on from the cut; a 200 sends the whole
-    /// body again, which starts over in the same file. False for any other answer: the transfer is
-    /// aborted and the next attempt asks for the whole body.
+    /// carries on from the cut; a 200 sends the whole body again, which starts over in the same file.
+    /// False for any other answer: the transfer is aborted and the next attempt asks for the whole body.
     private func continueResumed(_ resume: ResumePoint, status: Int) -> Bool {
         guard status == 206 else {
             resumedFrom = nil
