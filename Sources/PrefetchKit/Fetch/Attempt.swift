@@ -218,10 +218,16 @@ final class Attempt {
               let validator = resumedFrom?.validator ?? ResumePoint.Validator.of(etag: headers.etag, lastModified: headers.lastModified)
         else { return nil }
         guard body?.close() == nil else { return nil }
-        let declared = easy.size(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+        // A resumed attempt's own length is the rest's: the whole is what the first response declared.
+        let total: Int64?
+        if let resumedFrom {
+            total = resumedFrom.total
+        } else {
+            let declared = easy.size(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)
+            total = declared >= 0 ? declared : nil
+        }
         return ResumePoint(offset: sink.bytes, validator: validator, hashes: sink.hashes, serverDigest: serverDigest,
-                           digestWarnings: digestWarnings, head: sink.head,
-                           total: resumedFrom.map(\.total) ?? (declared >= 0 ? declared : nil))
+                           digestWarnings: digestWarnings, head: sink.head, total: total)
     }
 
     /// At a resumed request's first body byte: a 206 that continues the body from the byte asked for,

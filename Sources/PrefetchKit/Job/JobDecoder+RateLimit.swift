@@ -86,11 +86,12 @@ extension JobDecoder {
                 report(pair.key, path, "`\(pattern)` is not a host pattern like `cdn.example.com`, `*.example.com` or `*`\(hint)")
                 continue
             }
-            if let earlier = named[HostRateRules.spelling(pattern)] {
+            let spelling = HostRateRules.spelling(pattern)
+            if let earlier = named[spelling] {
                 report(pair.key, path, "`\(pattern)` names the same hosts as `\(earlier)`; give each host once")
                 continue
             }
-            named[HostRateRules.spelling(pattern)] = pattern
+            named[spelling] = pattern
             guard let settings = mapping(pair.value, path, allowed: Self.hostKeys) else { continue }
             guard let limitPair = settings["rate_limit"] else {
                 report(pair.value, path, "needs `rate_limit`")
