@@ -57,6 +57,8 @@ extension CleanPass {
             // before the next one, when the disk is full).
             defer { remover.releaseLater(descriptors) }
             return try cache.index.inWriteTransaction { transaction throws(CacheError) -> [RemovalCandidate] in
+                // A use a run committed since the rows were listed keeps its row.
+                try transaction.foldRecentUses()
                 let version = try transaction.version()
                 var due: RemovalRows
                 if attempted.isEmpty, let lastRemoved, let rows = readAhead?.rows(at: version, after: lastRemoved) {

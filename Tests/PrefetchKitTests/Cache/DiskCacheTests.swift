@@ -257,8 +257,15 @@ import Testing
             try cache.touch(key: url, at: later)
             #expect(try reader.text(query) == before)
 
+            // Written at the flush, beside the row; read as the entry's last use
             try cache.flush()
+            #expect(try reader.text(query) == before)
+            #expect(try reader.text("SELECT accessed_at FROM recent_uses").flatMap(Double.init) == later.timeIntervalSince1970)
+            #expect(try cache.lookup(key: url)?.accessedAt == later)
+            // and moved into the row by a fold
+            try cache.index.foldRecentUses()
             #expect(try reader.text(query).flatMap(Double.init) == later.timeIntervalSince1970)
+            #expect(try reader.text("SELECT count(*) FROM recent_uses") == "0")
             #expect(try cache.lookup(key: url)?.accessedAt == later)
         }
     }

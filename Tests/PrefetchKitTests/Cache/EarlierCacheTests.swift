@@ -23,11 +23,11 @@ import Testing
     static let all = ["schema8-native", "schema8-sdwebimage", "schema9-native", "schema9-sdwebimage",
                       "schema10-native", "schema10-sdwebimage",
                       "schema11-native", "schema11-sdwebimage", "schema12-native", "schema12-sdwebimage",
-                      "schema13-native", "schema13-sdwebimage"]
+                      "schema13-native", "schema13-sdwebimage", "schema14-native", "schema14-sdwebimage"]
 
     /// The outcome the fixture's one run recorded: schema 12's prefetchd and later recorded outcomes, the earlier ones did not.
     static func recordedOutcome(_ name: String) -> String? {
-        name.hasPrefix("schema12") || name.hasPrefix("schema13") ? "completed" : nil
+        ["schema12", "schema13", "schema14"].contains { name.hasPrefix($0) } ? "completed" : nil
     }
 
     @Test(arguments: all)
@@ -120,7 +120,7 @@ import Testing
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(IndexConnection.schemaVersion == "14")
+        #expect(IndexConnection.schemaVersion == "15")
         #expect(try database.text("SELECT count(*) FROM partials") == "0")
         #expect(try database.text("SELECT count(*) FROM freshness") == "0")
         #expect(try database.text("SELECT group_concat(dimension || value || entries || bytes, ',') FROM entry_totals") == totalsBefore)
@@ -176,7 +176,7 @@ import Testing
         }
         let hourBefore = try #require(try hour(used))
         try cache.touch(key: used, at: Date().addingTimeInterval(2 * 86_400))
-        try cache.flush()
+        try cache.index.foldRecentUses()
 
         // Then its access hour moved, its old hour's group lost it, and every total agrees with the rows
         let hourAfter = try #require(try hour(used))
@@ -248,7 +248,53 @@ import Testing
 
     /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
     /// nothing is changed.
-    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native", "schema13-native"])
+    /// The schema-14 index (and a schema-8 one, through every step) is upgraded in place by the first
+    /// writer to record the runs' uses in a table of their own: every row and total as it was; a use
+    /// is recorded there, read as the entry's last use, and folded into the row by the next read of
+    /// the last uses as a whole, which moves its access hour in the totals.
+    @Test(arguments: ["schema8-native", "schema14-native", "schema14-sdwebimage"])
+    func itsUsesAreRecordedApartAfterTheUpgrade(_ name: String) throws {
+        let folder = try TemporaryDirectory()
+        let root = try Self.copy(name, into: folder)
+        let rows = "SELECT group_concat(relative_path || ':' || byte_size || ':' || accessed_at, ',') FROM (SELECT * FROM entries ORDER BY relative_path)"
+        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
+        let old = try IndexDatabase(path: root + "/index.sqlite")
+        let rowsBefore = try old.text(rows)
+        let totalsBefore = try old.text(totals)
+        #expect(try old.text("SELECT name FROM sqlite_master WHERE name = 'recent_uses'") == nil)
+
+        let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
+        let database = try IndexDatabase(path: root + "/index.sqlite")
+        #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == "15")
+        #expect(try database.text(rows) == rowsBefore)
+        #expect(try database.text(totals) == totalsBefore)
+        #expect(try database.text("SELECT count(*) FROM recent_uses") == "0")
+
+        // When an entry is used two days on
+        let key = Self.origin + Self.stored[0]
+        let relativePath = try #require(try cache.lookup(key: key)).relativePath
+        let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2 * 86_400).rounded())
+        try cache.touch(key: key, at: later)
+        try cache.flush()
+
+        // Then the use is recorded apart, its row as it was, and the entry is read as used then
+        #expect(try database.text("SELECT accessed_at FROM recent_uses").flatMap(Double.init) == later.timeIntervalSince1970)
+        #expect(try database.text(rows) == rowsBefore)
+        #expect(try cache.lookup(key: key)?.accessedAt == later)
+        // And the stats fold it into the row: the least recently used is another entry, and the use's hour holds it
+        let stats = try CacheStats.collect(from: cache)
+        #expect(try database.text("SELECT count(*) FROM recent_uses") == "0")
+        #expect(try database.text("SELECT accessed_at FROM entries WHERE relative_path = '\(relativePath)'").flatMap(Double.init)
+                == later.timeIntervalSince1970)
+        #expect(stats.leastRecentlyUsed != later)
+        #expect(try database.text(
+            "SELECT entries FROM entry_totals WHERE dimension = 'accessed_hour' AND value = \(Int(later.timeIntervalSince1970) / 3600)") == "1")
+        #expect(try cache.index.totalsDrift() == nil)
+        #expect(try CacheChecker(cache).check().isEmpty)
+    }
+
+    @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native", "schema13-native",
+                      "schema14-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)

@@ -13,9 +13,11 @@ package struct CacheGroupTotal: Sendable, Equatable {
 /// index-ordered queries. None of them reads every row.
 extension CacheIndex {
     /// The totals of one dimension (`all`, `format`, `set`, `host`, `fetched_hour`, `accessed_hour`),
-    /// largest by bytes first; empty groups are left out.
+    /// largest by bytes first; empty groups are left out. The uses runs recorded are folded in before
+    /// `accessed_hour`'s are read (`foldRecentUses`).
     package func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
-        try withConnection { connection throws(CacheError) in
+        if dimension == "accessed_hour" { try foldRecentUses() }
+        return try withConnection { connection throws(CacheError) in
             try connection.settleInserted()
             return try connection.query(
                 """
@@ -55,11 +57,13 @@ extension CacheIndex {
         }
     }
 
-    /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`), from its index.
+    /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`, the recorded uses
+    /// folded in first), from its index.
     /// Two subqueries: SQLite reads one end of the index for a lone `min()` or `max()`, but scans all of
     /// it (150 ms at a million rows) for both in one select.
     func timeRange(of column: String) throws(CacheError) -> (oldest: Date, newest: Date)? {
-        try withConnection { connection throws(CacheError) in
+        if column == "accessed_at" { try foldRecentUses() }
+        return try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT (SELECT min(\(column)) FROM entries), (SELECT max(\(column)) FROM entries)", []
             ) { row in
@@ -77,7 +81,7 @@ extension CacheIndex {
             let source = try connection.largestAreShort(of: limit)
                 ? "entries" : "entries WHERE id IN (SELECT id FROM largest_entries)"
             return try connection.query(
-                "SELECT \(IndexSchema.entryColumns) FROM \(source) ORDER BY byte_size DESC, id LIMIT ?", [.int(limit)]
+                "SELECT \(IndexSchema.selectedEntryColumns) FROM \(source) ORDER BY byte_size DESC, id LIMIT ?", [.int(limit)]
             ) { CacheEntry(row: $0, root: root) }
         }
     }

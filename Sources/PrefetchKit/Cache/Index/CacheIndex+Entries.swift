@@ -54,7 +54,7 @@ extension CacheIndex {
     }
 
     /// Made once: every URL of a run is looked up by it.
-    private static let entryByPath = "SELECT \(IndexSchema.entryColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
+    private static let entryByPath = "SELECT \(IndexSchema.selectedEntryColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
 
     /// The rows for `relativePaths`, in their order (nil where there is none; a path listed twice is
     /// answered twice), read by one statement: a statement's start and end cost more than the row it
@@ -94,7 +94,7 @@ extension CacheIndex {
     /// folder, its slash, 64 for the name and a 4-character extension), an SDWebImage one 36-41.
     private static let pathBytesReserved = 96
 
-    private static let entriesByPaths = byPaths(IndexSchema.entryColumns)
+    private static let entriesByPaths = byPaths(IndexSchema.selectedEntryColumns)
     private static let bodiesByPaths = byPaths("byte_size, modified_at")
 
     /// `columns` of the rows of a JSON list of paths: the list walked first (`CROSS JOIN` keeps that
@@ -134,7 +134,8 @@ extension CacheIndex {
         }
     }
 
-    /// Records a use of the entry at `relativePath`, written with the next commit. Once `touchRows` uses
+    /// Records a use of the entry at `relativePath`, written with the next commit (into `recent_uses`,
+    /// `IndexRecentUses`). Once `touchRows` uses
     /// wait, a write of them is queued beside the caller, so a warm rerun's scheduling thread goes on
     /// deciding while its uses are written; it writes them itself only when twice as many wait.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
@@ -195,7 +196,7 @@ extension CacheIndex {
     package func allEntries() throws(CacheError) -> [CacheEntry] {
         let root = root
         return try withConnection { connection throws(CacheError) in
-            try connection.query("SELECT \(IndexSchema.entryColumns) FROM entries", []) { CacheEntry(row: $0, root: root) }
+            try connection.query("SELECT \(IndexSchema.selectedEntryColumns) FROM entries", []) { CacheEntry(row: $0, root: root) }
         }
     }
 }

@@ -103,14 +103,16 @@ extension CacheIndex {
     /// Sorted here: with an `ORDER BY id` SQLite scans the table in row order rather than read a
     /// clock's index alone and sort.
     func ids(where rule: RemovalRule) throws(CacheError) -> [Int64] {
-        try withConnection { connection throws(CacheError) in
+        try foldRecentUses()
+        return try withConnection { connection throws(CacheError) in
             try connection.query("SELECT id FROM entries WHERE \(rule.condition)", rule.values) { $0.int64(0) }
         }.sorted()
     }
 
     /// The hours of last use the running totals count entries in, oldest first.
     func accessHours() throws(CacheError) -> [AccessHour] {
-        try withConnection { connection throws(CacheError) in
+        try foldRecentUses()
+        return try withConnection { connection throws(CacheError) in
             try connection.settleInserted()
             return try connection.query(
                 "SELECT value, entries, bytes FROM entry_totals WHERE dimension = 'accessed_hour' AND entries > 0 ORDER BY value", []
@@ -120,7 +122,8 @@ extension CacheIndex {
 
     /// The next `limit` rows of `walk` as committed now.
     func candidates(of walk: LeastRecentlyUsedWalk, limit: Int) throws(CacheError) -> [RemovalCandidate] {
-        try withConnection { connection throws(CacheError) in try connection.candidates(of: walk, limit: limit) }
+        try foldRecentUses()
+        return try withConnection { connection throws(CacheError) in try connection.candidates(of: walk, limit: limit) }
     }
 
     /// The rows `ids` as committed now, in row order (a dry run's listing).
@@ -181,10 +184,16 @@ struct MaintenanceTransaction {
         return IndexWriteVersion(data: data, changes: connection.database.totalChanges)
     }
 
+    /// Folds the uses runs recorded into their rows (`IndexRecentUses`), so that a rule checked after
+    /// it sees them.
+    func foldRecentUses() throws(CacheError) {
+        try connection.foldRecentUses()
+    }
+
     /// The row `id` as committed now; nil when it is gone.
     func entry(id: Int64) throws(CacheError) -> CacheEntry? {
         let root = root
-        return try connection.query("SELECT \(IndexSchema.entryColumns) FROM entries WHERE id = ?", [.integer(id)]) {
+        return try connection.query("SELECT \(IndexSchema.selectedEntryColumns) FROM entries WHERE id = ?", [.integer(id)]) {
             CacheEntry(row: $0, root: root)
         }.first
     }
@@ -192,7 +201,7 @@ struct MaintenanceTransaction {
     func entry(relativePath: String) throws(CacheError) -> IndexedEntry? {
         let root = root
         return try connection.query(
-            "SELECT \(IndexSchema.entryColumns), id FROM entries WHERE \(IndexRowID.matches("?1"))", [.text(relativePath)]
+            "SELECT \(IndexSchema.selectedEntryColumns), id FROM entries WHERE \(IndexRowID.matches("?1"))", [.text(relativePath)]
         ) { IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root)) }.first
     }
 

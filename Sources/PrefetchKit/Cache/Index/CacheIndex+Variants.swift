@@ -15,7 +15,7 @@ extension CacheIndex {
         let root = root
         return try withConnection { connection throws(CacheError) in
             try connection.query(
-                "SELECT \(IndexSchema.entryColumns) FROM entries WHERE variant_of = ? ORDER BY variant", [.text(relativePath)]
+                "SELECT \(IndexSchema.selectedEntryColumns) FROM entries WHERE variant_of = ? ORDER BY variant", [.text(relativePath)]
             ) { CacheEntry(row: $0, root: root) }
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// transaction and the access times waiting to be written. Lives behind `CacheIndex`'s lock.
 final class IndexConnection {
     /// The schema this code reads and writes; another value on open means rebuild.
-    static let schemaVersion = "14"
+    static let schemaVersion = "15"
 
     let database: IndexDatabase
     private var statements: [String: IndexStatement] = [:]
@@ -133,15 +133,21 @@ final class IndexConnection {
 
     /// One statement for the uses, their paths and times as one JSON list: a statement per row cost more
     /// in its start and end than the row's update (a warm rerun's are written `touchRows` at a time).
-    /// Each row is found by its path's row ids, as one at a time.
+    /// They go to `recent_uses` (`IndexRecentUses`), each row found by its path's row ids.
     private func writeUses(_ touched: ArraySlice<(id: Int64, path: String, time: Double)>) throws(CacheError) {
-        let update = try statement(
-            """
-            UPDATE entries SET accessed_at = max(accessed_at, touched.time)
-            FROM (SELECT json_extract(value, '$[0]') AS path, json_extract(value, '$[1]') AS time FROM json_each(?1)) AS touched
-            WHERE \(IndexRowID.matches("touched.path"))
-            """)
-        try update.run([IndexValue.touchList(touched.lazy.map { ($0.path, $0.time) })])
+        try statement(IndexRecentUses.record).run([IndexValue.touchList(touched.lazy.map { ($0.path, $0.time) })])
+    }
+
+    /// Whether uses recorded in `recent_uses` wait to be folded into their rows.
+    func hasRecentUses() throws(CacheError) -> Bool {
+        try query(IndexRecentUses.any, []) { $0.int64(0) == 1 }.first ?? false
+    }
+
+    /// Folds the recorded uses into their rows (`IndexRecentUses.fold`), inside the write transaction
+    /// the caller has open; nothing when none waits.
+    func foldRecentUses() throws(CacheError) {
+        guard try hasRecentUses() else { return }
+        try database.execute(IndexRecentUses.fold)
     }
 
     /// Notes a body placed under its final name at `path` for `key` in the open batch.

@@ -1,7 +1,7 @@
 /// Upgrades an index of an earlier released schema in place, when a writer opens it: each step takes
 /// one version to the next (`IndexMigration+Frames`: 8 to 9, `IndexMigration+Partials`: 9 to 10,
 /// `IndexMigration+Largest`: 10 to 11, `IndexMigration+Variants`: 11 to 12, `IndexMigration+Uses`: 12 to 13,
-/// `IndexMigration+RowIDs`: 13 to 14), and an index several
+/// `IndexMigration+RowIDs`: 13 to 14, `IndexMigration+RecentUses`: 14 to 15), and an index several
 /// versions behind runs them one after the other, in one write transaction.
 enum IndexMigration {
     /// One step: the version it upgrades and the statements that make it the next.
@@ -12,7 +12,7 @@ enum IndexMigration {
     }
 
     /// Every step, oldest first; each `to` is the next one's `from`, the last one's the current schema.
-    static let steps: [Step] = [frames, partials, largest, variants, uses, rowIDs]
+    static let steps: [Step] = [frames, partials, largest, variants, uses, rowIDs, recentUses]
 
     /// The oldest schema this build upgrades; older ones were pre-releases, refused.
     static let upgradable = steps[0].from

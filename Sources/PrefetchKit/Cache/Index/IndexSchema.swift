@@ -31,6 +31,7 @@ enum IndexSchema {
             totals TEXT NOT NULL
         );
         """ + IndexTotals.create + IndexLargest.create + IndexPartials.create + IndexFreshness.create
+        + IndexRecentUses.create
 
     /// The entries table. The relative path is the identity, found through the row id made from it
     /// (`IndexRowID`), so neither it nor the cache key has an index of its own (nothing looks an entry
@@ -84,6 +85,11 @@ enum IndexSchema {
 
     /// An original's variants by its relative path; partial, so originals cost it nothing.
     static let variantIndex = "CREATE INDEX IF NOT EXISTS entries_variant_of ON entries(variant_of) WHERE variant_of IS NOT NULL"
+
+    /// `entryColumns` as a query of `entries` selects them: with the entry's last use
+    /// (`IndexRecentUses.lastUse`) for `accessed_at`.
+    static let selectedEntryColumns = entryColumns.replacingOccurrences(
+        of: "accessed_at, validated_at", with: "\(IndexRecentUses.lastUse), validated_at")
 
     /// How many columns `entryColumns` names: the index of a column selected after them.
     static let entryColumnCount: Int32 = 18

@@ -102,10 +102,11 @@ enum IndexTotals {
         """
 
     /// Moves an updated row between totals: `entries_totals_update` for a change of what it counts
-    /// (the last access moved with it), `entries_totals_access` for a use alone. A run's uses set only
-    /// `accessed_at`, so SQLite leaves the first trigger out of their statement altogether; the second
-    /// runs for a use in another hour than the last one (a rerun the next day: before the split, every
-    /// such use ran the full move, half again a warm rerun's time; bench/RESULTS.md).
+    /// (the last access moved with it), `entries_totals_access` for a use alone. A fold of the runs'
+    /// uses (`IndexRecentUses.fold`) sets only `accessed_at`, so SQLite leaves the first trigger out of
+    /// its statement altogether; the second runs for a use in another hour than the last one (before
+    /// the split, when runs wrote their uses into the rows, every such use ran the full move, half again
+    /// a warm rerun's time; bench/RESULTS.md).
     static let updateTrigger = """
         CREATE TRIGGER IF NOT EXISTS entries_totals_update
         AFTER UPDATE OF byte_size, format, set_name, url, fetched_at, frames ON entries
