@@ -15,24 +15,31 @@ extension Prefetcher {
     /// row it finds, and a warm rerun is little else (bench/RESULTS.md, "Warm path in batches").
     static let readAheadCount = 512
 
+    /// Batches read ahead at once, each on a thread of its own: a warm rerun's reads (the rows, then a
+    /// `stat` of each file) took longer than its decisions, so one reading thread left the scheduling
+    /// thread waiting on it (bench/RESULTS.md, "Last uses in a table of their own").
+    static let readAheadDepth = 2
+
     /// Schedules the items `iterator` yields until it ends or the job stops, the concurrency following
     /// each item's set. The items are taken `readAheadCount` at a time, and each batch's rows are read
-    /// together (`readAhead(_:)`) on `readAheadThread` while the batch before it is decided as
-    /// `schedule(_:ahead:)` says: a warm rerun's lookups and file checks then run beside its decisions
-    /// and its uses' writes, on the other core.
+    /// together (`readAhead(_:)`) on `readAheadThreads`, `readAheadDepth` batches ahead of the one
+    /// decided as `schedule(_:ahead:)` says: a warm rerun's lookups and file checks then run beside its
+    /// decisions and its uses' writes, on the other core.
     func scheduleAll(_ iterator: inout RunPlan.Iterator) {
         var currentSet = -1
-        var pending = startReadAhead(&iterator)
-        while let batch = pending {
+        var pending: [PendingResult<([PlanItem], [ReadAhead?]), CacheError>] = []
+        while pending.count < Self.readAheadDepth, let batch = startReadAhead(&iterator) { pending.append(batch) }
+        while !pending.isEmpty {
             let items: [PlanItem]
             let ahead: [ReadAhead?]
             do {
-                (items, ahead) = try batch.wait()
+                (items, ahead) = try pending.removeFirst().wait()
             } catch {
                 stop(for: error)
+                pending.forEach { _ = try? $0.wait() }
                 return
             }
-            pending = isStopping ? nil : startReadAhead(&iterator)
+            if !isStopping, let batch = startReadAhead(&iterator) { pending.append(batch) }
             for (item, read) in zip(items, ahead) where !isStopping {
                 if item.setIndex != currentSet {
                     currentSet = item.setIndex
@@ -53,7 +60,7 @@ extension Prefetcher {
         items.reserveCapacity(Self.readAheadCount)
         while items.count < Self.readAheadCount, let item = iterator.next() { items.append(item) }
         guard !items.isEmpty else { return nil }
-        return PendingResult(on: readAheadThread) { [self, items] () throws(CacheError) in (items, try readAhead(items)) }
+        return PendingResult(on: readAheadThreads) { [self, items] () throws(CacheError) in (items, try readAhead(items)) }
     }
 
     /// The rows of `items` by one index query, committed rows only (the reader connection, so that the

@@ -32,8 +32,8 @@ package final class Prefetcher: Sendable {
     /// could also be a concurrent run's work).
     let board: RunBoard
     let workers: WorkerPool
-    /// Reads the next batch of index rows while the scheduling thread decides the current one.
-    let readAheadThread = WorkerPool(name: "prefetchd.readahead", width: 1)
+    /// Read the next batches of index rows while the scheduling thread decides the current one.
+    let readAheadThreads = WorkerPool(name: "prefetchd.readahead", width: Prefetcher.readAheadDepth)
     let requests: [FetchRequest]
     let validators: [ImageValidator]
     /// Per set, what a JPEG's decode check keeps of its pixels for the set's variants (nil: nothing).
