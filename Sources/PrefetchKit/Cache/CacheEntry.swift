@@ -24,7 +24,9 @@ package struct CacheEntry: Sendable, Equatable {
     package var fetchedAt: Date
     /// Last fetch or revalidation.
     package var modifiedAt: Date
-    /// Last use (flushed in batches).
+    /// Last use (flushed in batches). Read from a whole row (`CacheIndex.allEntries`, a clean's, a
+    /// merge's), the uses recorded since the last fold included; from a lookup by path
+    /// (`DiskCache.lookup`), the row's own, which the next fold may move later (`IndexRecentUses`).
     package var accessedAt: Date
     /// Last time the origin confirmed it (200 or 304).
     package var validatedAt: Date?

@@ -280,7 +280,7 @@ import Testing
         // Then the use is recorded apart, its row as it was, and the entry is read as used then
         #expect(try database.text("SELECT accessed_at FROM recent_uses").flatMap(Double.init) == later.timeIntervalSince1970)
         #expect(try database.text(rows) == rowsBefore)
-        #expect(try cache.lookup(key: key)?.accessedAt == later)
+        #expect(try lastUse(cache, key: key) == later)
         // And the stats fold it into the row: the least recently used is another entry, and the use's hour holds it
         let stats = try CacheStats.collect(from: cache)
         #expect(try database.text("SELECT count(*) FROM recent_uses") == "0")

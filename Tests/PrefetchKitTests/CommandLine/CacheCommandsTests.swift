@@ -72,11 +72,11 @@ import Testing
     @Test func pathCountsAsAUse() throws {
         let (folder, cache, _) = try fixture()
         let key = "\(Self.base)/a.png"
-        let before = try #require(try cache.lookup(key: key)).accessedAt
+        let before = try #require(try lastUse(cache, key: key))
         Thread.sleep(forTimeInterval: 0.05)
         #expect(try Binary.run(["path", key, "--cache", "cache"], in: folder.url).status == 0)
         let reopened = try DiskCache.open(at: folder.file("cache").path, layout: .native)
-        #expect(try #require(try reopened.lookup(key: key)).accessedAt > before)
+        #expect(try #require(try lastUse(reopened, key: key)) > before)
     }
 
     @Test func verifyListsTheMissingURLAndExits1() throws {

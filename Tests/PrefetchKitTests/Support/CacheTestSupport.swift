@@ -60,6 +60,13 @@ func indexedPaths(_ cache: DiskCache) throws -> Set<String> {
 }
 
 /// A policy for tests: the whole orphan sweep every time, no lock wait.
+/// The last use of `key`'s entry, the uses recorded since the last fold included (a lookup by path
+/// reads the row's own; `IndexRecentUses`).
+func lastUse(_ cache: DiskCache, key: String) throws -> Date? {
+    let relativePath = cache.relativePath(forKey: key)
+    return try cache.index.allEntries().first { $0.relativePath == relativePath }?.accessedAt
+}
+
 func testPolicy(
     maxAge: TimeInterval = 0, expireBy: ExpiryClock = .access, maxSize: Int64 = 0, trimTo: Double = 0.8
 ) -> CleanPolicy {

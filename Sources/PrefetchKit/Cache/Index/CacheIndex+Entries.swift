@@ -53,8 +53,9 @@ extension CacheIndex {
         return committedOnly ? try withReader(read) : try withConnection(read)
     }
 
-    /// Made once: every URL of a run is looked up by it.
-    private static let entryByPath = "SELECT \(IndexSchema.selectedEntryColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
+    /// Made once: every URL of a run is looked up by it. A lookup by path reads the row's own last use
+    /// (`lookupColumns`).
+    private static let entryByPath = "SELECT \(IndexSchema.lookupColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
 
     /// The rows for `relativePaths`, in their order (nil where there is none; a path listed twice is
     /// answered twice), read by one statement: a statement's start and end cost more than the row it
@@ -94,7 +95,7 @@ extension CacheIndex {
     /// folder, its slash, 64 for the name and a 4-character extension), an SDWebImage one 36-41.
     private static let pathBytesReserved = 96
 
-    private static let entriesByPaths = byPaths(IndexSchema.selectedEntryColumns)
+    private static let entriesByPaths = byPaths(IndexSchema.lookupColumns)
     private static let bodiesByPaths = byPaths("byte_size, modified_at")
 
     /// `columns` of the rows of a JSON list of paths: the list walked first (`CROSS JOIN` keeps that

@@ -91,6 +91,12 @@ enum IndexSchema {
     static let selectedEntryColumns = entryColumns.replacingOccurrences(
         of: "accessed_at, validated_at", with: "\(IndexRecentUses.lastUse), validated_at")
 
+    /// The columns of a lookup by path (a run's read-ahead, `DiskCache.lookup`): `entryColumns` as
+    /// stored, the row's own `accessed_at` without the uses recorded since the last fold. Nothing a
+    /// lookup serves reads the last use, and a warm rerun's lookups spent 7 % of its time finding
+    /// them (bench/RESULTS.md, "Last uses in a table of their own").
+    static let lookupColumns = entryColumns
+
     /// How many columns `entryColumns` names: the index of a column selected after them.
     static let entryColumnCount: Int32 = 18
 }
