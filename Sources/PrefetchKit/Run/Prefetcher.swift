@@ -86,7 +86,7 @@ package final class Prefetcher: Sendable {
         events = shared.events
         engine = shared.engine
         gate = shared.gate
-        board = RunBoard(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit)
+        board = RunBoard(setNames: plan.sets.map(\.name), failureLimit: settings.reportedFailureLimit, expectedKeys: plan.count)
         workers = WorkerPool(name: "prefetchd.validate", width: ProcessInfo.processInfo.activeProcessorCount)
         let network = NetworkPolicy(allowPrivate: job.network.allowPrivate, allowHosts: job.network.allowHosts,
                                     denyHosts: job.network.denyHosts)

@@ -29,10 +29,15 @@ struct RecencyCache<Key: Hashable, Value> {
         var cost: Int
     }
 
-    /// `totalCostLimit` in bytes; `countLimit` caps the number of values too when given.
-    init(totalCostLimit: Int, countLimit: Int? = nil) {
+    /// `totalCostLimit` in bytes; `countLimit` caps the number of values too when given. `capacity`
+    /// values are made room for at once: grown a value at a time, a warm rerun's 20,000 keys copied
+    /// the nodes and hashed the keys again at every doubling, a third of its scheduling thread's time
+    /// (bench/RESULTS.md, "Last uses in a table of their own").
+    init(totalCostLimit: Int, countLimit: Int? = nil, capacity: Int = 0) {
         self.totalCostLimit = totalCostLimit
         self.countLimit = countLimit
+        nodes.reserveCapacity(capacity)
+        slotByKey.reserveCapacity(capacity)
     }
 
     var count: Int { slotByKey.count }

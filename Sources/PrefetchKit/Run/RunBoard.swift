@@ -35,10 +35,15 @@ final class RunBoard: Sendable {
     private let state: Locked<State>
 
     /// `settledCost` bounds the memory of settled keys: each costs its key's bytes plus a node.
-    init(setNames: [String], failureLimit: Int, settledCost: Int = 2 << 20) {
-        state = Locked(State(tally: RunTally(setNames: setNames, failureLimit: failureLimit),
-                            settled: RecencyCache(totalCostLimit: settledCost)))
+    /// `expectedKeys` (the URLs the run asks for) sizes that memory once, up to the most it holds.
+    init(setNames: [String], failureLimit: Int, settledCost: Int = 2 << 20, expectedKeys: Int = 0) {
+        let settled = RecencyCache<String, KeyOutcome>(
+            totalCostLimit: settledCost, capacity: min(expectedKeys, settledCost / Self.nodeCost))
+        state = Locked(State(tally: RunTally(setNames: setNames, failureLimit: failureLimit), settled: settled))
     }
+
+    /// What a settled key costs the board's memory beside its key's bytes.
+    private static let nodeCost = 64
 
     /// Counts one occurrence of `key` for `set`. A key in flight makes the set wait on it; a settled
     /// key tells the set its outcome; any other key is claimed for the caller.
@@ -77,7 +82,7 @@ final class RunBoard: Sendable {
         if let failure = outcome.failure, state.tally.failures.count < state.tally.failureLimit {
             state.tally.failures.append(failure)
         }
-        state.settled.setValue(outcome, forKey: claim.key, cost: claim.key.utf8.count + 64)
+        state.settled.setValue(outcome, forKey: claim.key, cost: claim.key.utf8.count + Self.nodeCost)
         return told
     }
 
@@ -121,7 +126,7 @@ final class RunBoard: Sendable {
                     state.tally.sets[set].succeeded -= 1
                     state.tally.sets[set].apply(.failed(failed))
                 }
-                state.settled.setValue(.failed(failed), forKey: key, cost: key.utf8.count + 64)
+                state.settled.setValue(.failed(failed), forKey: key, cost: key.utf8.count + Self.nodeCost)
                 revoked.append(failed)
             }
             return revoked
