@@ -25,6 +25,21 @@ import Testing
                       "schema11-native", "schema11-sdwebimage", "schema12-native", "schema12-sdwebimage",
                       "schema13-native", "schema13-sdwebimage", "schema14-native", "schema14-sdwebimage"]
 
+    /// A copy of the fixture `name` at `<folder>/cache`, its index open as the earlier prefetchd left it,
+    /// with its rows and totals (`rows`, `totals`) read before anything upgrades it.
+    static func copyAsLeft(_ name: String, into folder: TemporaryDirectory) throws
+        -> (root: String, old: IndexDatabase, rows: String?, totals: String?) {
+        let root = try copy(name, into: folder)
+        let old = try IndexDatabase(path: root + "/index.sqlite")
+        return (root, old, try old.text(rows), try old.text(totals))
+    }
+
+    /// Every row's path, size, first fetch and last use, as one text.
+    static let rows = "SELECT group_concat(relative_path || ':' || byte_size || ':' || fetched_at || ':' || accessed_at, ',') FROM (SELECT * FROM entries ORDER BY relative_path)"
+
+    /// Every kept total, as one text.
+    static let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
+
     /// The outcome the fixture's one run recorded: schema 12's prefetchd and later recorded outcomes, the earlier ones did not.
     static func recordedOutcome(_ name: String) -> String? {
         ["schema12", "schema13", "schema14"].contains { name.hasPrefix($0) } ? "completed" : nil
@@ -159,15 +174,14 @@ import Testing
     func itsTotalsTriggerIsSplitByTheUpgrade(_ name: String) throws {
         let folder = try TemporaryDirectory()
         let root = try Self.copy(name, into: folder)
-        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
-        let before = try IndexDatabase(path: root + "/index.sqlite").text(totals)
+        let before = try IndexDatabase(path: root + "/index.sqlite").text(Self.totals)
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
         #expect(try database.text(
             "SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'entries_totals_%' ORDER BY name)"
         ) == "entries_totals_access,entries_totals_update")
-        #expect(try database.text(totals) == before)
+        #expect(try database.text(Self.totals) == before)
 
         // When one entry is used two days on, and another stored again with a new body
         let used = Self.origin + Self.stored[0]
@@ -196,18 +210,13 @@ import Testing
     @Test(arguments: ["schema8-native", "schema13-native", "schema13-sdwebimage"])
     func itsRowIDsAreMadeFromThePathsByTheUpgrade(_ name: String) throws {
         let folder = try TemporaryDirectory()
-        let root = try Self.copy(name, into: folder)
-        let rows = "SELECT group_concat(relative_path || ':' || byte_size || ':' || fetched_at || ':' || accessed_at, ',') FROM (SELECT * FROM entries ORDER BY relative_path)"
-        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
-        let old = try IndexDatabase(path: root + "/index.sqlite")
-        let rowsBefore = try old.text(rows)
-        let totalsBefore = try old.text(totals)
+        let (root, _, rowsBefore, totalsBefore) = try Self.copyAsLeft(name, into: folder)
 
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == IndexConnection.schemaVersion)
-        #expect(try database.text(rows) == rowsBefore)
-        #expect(try database.text(totals) == totalsBefore)
+        #expect(try database.text(Self.rows) == rowsBefore)
+        #expect(try database.text(Self.totals) == totalsBefore)
         // (no index on the path any more; the clocks' and the variants' are there again)
         #expect(try database.text(
             "SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' ORDER BY name)"
@@ -246,8 +255,6 @@ import Testing
         #expect(try cache.index.largestEntries(limit: 10).count == 5)
     }
 
-    /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
-    /// nothing is changed.
     /// The schema-14 index (and a schema-8 one, through every step) is upgraded in place by the first
     /// writer to record the runs' uses in a table of their own: every row and total as it was; a use
     /// is recorded there, read as the entry's last use, and folded into the row by the next read of
@@ -255,19 +262,14 @@ import Testing
     @Test(arguments: ["schema8-native", "schema14-native", "schema14-sdwebimage"])
     func itsUsesAreRecordedApartAfterTheUpgrade(_ name: String) throws {
         let folder = try TemporaryDirectory()
-        let root = try Self.copy(name, into: folder)
-        let rows = "SELECT group_concat(relative_path || ':' || byte_size || ':' || accessed_at, ',') FROM (SELECT * FROM entries ORDER BY relative_path)"
-        let totals = "SELECT group_concat(dimension || ':' || value || ':' || entries || ':' || bytes, ',') FROM (SELECT * FROM entry_totals WHERE entries != 0 ORDER BY dimension, value)"
-        let old = try IndexDatabase(path: root + "/index.sqlite")
-        let rowsBefore = try old.text(rows)
-        let totalsBefore = try old.text(totals)
+        let (root, old, rowsBefore, totalsBefore) = try Self.copyAsLeft(name, into: folder)
         #expect(try old.text("SELECT name FROM sqlite_master WHERE name = 'recent_uses'") == nil)
 
         let cache = try #require(try DiskCache.openExisting(at: root, for: .write))
         let database = try IndexDatabase(path: root + "/index.sqlite")
         #expect(try database.text("SELECT value FROM meta WHERE key='schema_version'") == "15")
-        #expect(try database.text(rows) == rowsBefore)
-        #expect(try database.text(totals) == totalsBefore)
+        #expect(try database.text(Self.rows) == rowsBefore)
+        #expect(try database.text(Self.totals) == totalsBefore)
         #expect(try database.text("SELECT count(*) FROM recent_uses") == "0")
 
         // When an entry is used two days on
@@ -279,7 +281,7 @@ import Testing
 
         // Then the use is recorded apart, its row as it was, and the entry is read as used then
         #expect(try database.text("SELECT accessed_at FROM recent_uses").flatMap(Double.init) == later.timeIntervalSince1970)
-        #expect(try database.text(rows) == rowsBefore)
+        #expect(try database.text(Self.rows) == rowsBefore)
         #expect(try lastUse(cache, key: key) == later)
         // And the stats fold it into the row: the least recently used is another entry, and the use's hour holds it
         let stats = try CacheStats.collect(from: cache)
@@ -293,6 +295,8 @@ import Testing
         #expect(try CacheChecker(cache).check().isEmpty)
     }
 
+    /// On a disk that cannot be written, the old index cannot be upgraded: a reader is told so, and
+    /// nothing is changed.
     @Test(arguments: ["schema8-native", "schema9-native", "schema10-native", "schema11-native", "schema12-native", "schema13-native",
                       "schema14-native"])
     func aReadOnlySnapshotOfItIsRefusedWithTheReason(_ name: String) throws {
