@@ -229,6 +229,25 @@ struct MergeTests {
         }
     }
 
+    /// A use a run recorded in the source and not yet folded into its row (`IndexRecentUses`) comes
+    /// with the entry, as its last use.
+    @Test func theSourcesRecordedUsesComeWithTheirEntries() throws {
+        try TemporaryDirectory.withPath { folder in
+            let keys = try storePNGs(at: folder + "/source", count: 3)
+            let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 86_400).rounded())
+            let source = try DiskCache.open(at: folder + "/source", layout: .native)
+            try source.touch(key: keys[1], at: later)
+            try source.flush()
+            #expect(try IndexDatabase(path: folder + "/source/index.sqlite").text("SELECT count(*) FROM recent_uses") == "1")
+
+            let merge = try Binary.run(["merge", folder + "/source", "--into", folder + "/merged"])
+            #expect(merge.status == 0, "\(merge.stderr)")
+            let merged = try DiskCache.open(at: folder + "/merged", layout: .native)
+            #expect(try lastUse(merged, key: keys[1]) == later)
+            #expect(try #require(try lastUse(merged, key: keys[0])) < later)
+        }
+    }
+
     @Test func aMergeKilledPartWayAndRunAgainLosesNothingAndAddsNothingTwice() throws {
         try TemporaryDirectory.withPath { folder in
             // Given three caches of 2,000 entries each
