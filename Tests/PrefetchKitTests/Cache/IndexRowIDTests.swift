@@ -57,7 +57,9 @@ import Testing
         try cache.index.touch(relativePath: path, at: later)
         try cache.flush()
         #expect(try database.text("SELECT accessed_at FROM entries WHERE id = \(base)") == "1.0")
-        #expect(abs(try #require(try cache.index.entry(relativePath: path)).accessedAt.timeIntervalSince(later)) < 0.001)
+        // (the use recorded for the entry's own row, in the second slot, and read as its last use)
+        #expect(try database.text("SELECT group_concat(id - \(base)) FROM recent_uses") == "1")
+        #expect(abs(try #require(try lastUse(cache, key: Self.url)).timeIntervalSince(later)) < 0.001)
         let folderRows = try cache.index.rows(withPathPrefix: String(path.prefix(3)))
         #expect(Set(folderRows.map(\.relativePath)) == [path, squatter])
 
