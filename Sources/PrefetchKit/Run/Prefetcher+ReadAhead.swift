@@ -40,13 +40,15 @@ extension Prefetcher {
                 return
             }
             if !isStopping, let batch = startReadAhead(&iterator) { pending.append(batch) }
-            for (item, read) in zip(items, ahead) where !isStopping {
-                if item.setIndex != currentSet {
-                    currentSet = item.setIndex
+            // By position, so that each item and its row are lent to `schedule` where they lie: a copy
+            // of a row retains every text of its entry, and releases them after.
+            for position in items.indices where !isStopping {
+                if items[position].setIndex != currentSet {
+                    currentSet = items[position].setIndex
                     gate.setLimit(settings.concurrency ?? plan.sets[currentSet].options.concurrency)
                 }
                 do {
-                    try schedule(item, ahead: read)
+                    try schedule(items[position], ahead: ahead[position])
                 } catch {
                     stop(for: error)
                 }
