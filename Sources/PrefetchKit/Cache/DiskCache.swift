@@ -252,13 +252,13 @@ package final class DiskCache: Sendable {
     }
 
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
-    /// them all.
-    package func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
-        var entries = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
-        for position in entries.indices {
-            if let entry = entries[position] { entries[position] = try present(entry, droppingGoneRow: true) }
+    /// them all; each entry with its row id, for its use (`touch(rowID:at:)`).
+    func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [IndexedEntry?] {
+        var rows = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
+        for position in rows.indices {
+            if let row = rows[position], try present(row.entry, droppingGoneRow: true) == nil { rows[position] = nil }
         }
-        return entries
+        return rows
     }
 
     /// The originals' bodies at `locations` whose files are there at their recorded sizes, in their
@@ -303,6 +303,11 @@ package final class DiskCache: Sendable {
     /// As `touch(key:)`, for a location already worked out (no second digest of the key).
     package func touch(_ location: CacheLocation, at time: Date = Date()) throws(CacheError) {
         try index.touch(relativePath: location.relativePath, at: time)
+    }
+
+    /// As `touch(key:)`, for the row `rowID` a batched lookup read (`lookup(_:committedOnly:)`).
+    func touch(rowID: Int64, at time: Date = Date()) throws(CacheError) {
+        try index.touch(rowID: rowID, at: time)
     }
 
     /// Gives `key`'s entry, when a rescan made it, the URL and set a run found it by.

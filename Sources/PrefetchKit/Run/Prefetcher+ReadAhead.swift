@@ -3,8 +3,8 @@ import Foundation
 /// An item's location and index row, read with those of the items around it by one query.
 struct ReadAhead: Sendable {
     let location: CacheLocation
-    /// The entry as `DiskCache.lookup` found it (present, with its size), nil when none was.
-    let entry: CacheEntry?
+    /// The entry as `DiskCache.lookup` found it (present, with its size) and its row id, nil when none was.
+    let row: IndexedEntry?
     /// The uses of the board's memory of settled keys just before the read
     /// (`RunBoard.rememberedEverySettle`).
     let settledUses: RunBoard.SettledUses
@@ -77,9 +77,9 @@ extension Prefetcher {
         }
         // Taken before the read: every key settled after it is counted in the uses since.
         let settledUses = board.settledUses
-        var entries = try cache.lookup(locations.compactMap { $0 }, committedOnly: true).makeIterator()
+        var rows = try cache.lookup(locations.compactMap { $0 }, committedOnly: true).makeIterator()
         return locations.map { location in
-            location.map { ReadAhead(location: $0, entry: entries.next() ?? nil, settledUses: settledUses) }
+            location.map { ReadAhead(location: $0, row: rows.next() ?? nil, settledUses: settledUses) }
         }
     }
 }

@@ -23,11 +23,8 @@ extension Prefetcher {
         // was stored long enough ago for its row to be committed. With nothing in flight (a rerun
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
         // has stored in this run may be in the open batch only: the index's own connection sees it.
-        let entry = if let ahead, !waited, board.rememberedEverySettle(since: ahead.settledUses, before: claim) {
-            ahead.entry
-        } else {
-            try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
-        }
+        let read = ahead.flatMap { !waited && board.rememberedEverySettle(since: $0.settledUses, before: claim) ? $0 : nil }
+        let entry = if let read { read.row?.entry } else { try cache.lookup(location, committedOnly: !waited && !gate.isIdle) }
         // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
         let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
             ? try cache.index.failure(forKey: item.key) : nil
@@ -52,7 +49,7 @@ extension Prefetcher {
                                     now: Date(), freshness: freshness) {
         case .cached:
             if !settings.dryRun {
-                try cache.touch(location)
+                if let rowID = read?.row?.id { try cache.touch(rowID: rowID) } else { try cache.touch(location) }
                 if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
                 if let entry, case let missing = try missingVariants(plan.sets[item.setIndex], of: entry, key: item.key), !missing.isEmpty {
                     try makeMissingVariants(item, claim, entry: entry, missing: missing)

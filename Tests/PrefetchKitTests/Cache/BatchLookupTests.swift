@@ -44,7 +44,8 @@ import Testing
         let locations = Self.locations(count, in: cache, deleted: deleted)
 
         // When the same locations are looked up in one batch and one at a time
-        let batched = try cache.lookup(locations)
+        let batchedRows = try cache.lookup(locations)
+        let batched = batchedRows.map { $0?.entry }
         let single = try locations.map { location throws(CacheError) in try cache.lookup(location) }
 
         // Then the answers are the same, in the same order, a found entry for each stored key
@@ -54,6 +55,10 @@ import Testing
             let number = Int(location.key.split(separator: "/").last!.dropLast(4))!
             #expect((entry != nil) == (number < 600 && number != deleted), "\(location.key)")
             #expect(entry.map(\.relativePath) ?? location.relativePath == location.relativePath)
+        }
+        // and each found row's id is the one its path took
+        for row in batchedRows.compactMap({ $0 }) {
+            #expect(IndexRowID.slotIDs(of: row.entry.relativePath).contains(row.id))
         }
         // and the row of the deleted file is gone from the index
         #expect(try cache.index.entry(relativePath: cache.relativePath(forKey: Self.url(deleted))) == nil)
@@ -69,9 +74,9 @@ import Testing
         let locations = (590..<610).map { cache.location(forKey: Self.url($0)) }
 
         // When they are looked up as committed, in one batch and one at a time, and then as the batch holds them
-        let committed = try cache.lookup(locations, committedOnly: true)
+        let committed = try cache.lookup(locations, committedOnly: true).map { $0?.entry }
         let single = try locations.map { location throws(CacheError) in try cache.lookup(location, committedOnly: true) }
-        let withBatch = try cache.lookup(locations)
+        let withBatch = try cache.lookup(locations).map { $0?.entry }
 
         // Then only the committed ten are found by the committed reads, and all twenty otherwise
         #expect(committed == single)

@@ -271,13 +271,19 @@ import Testing
         }
     }
 
+    /// A cache in `folder` holding three small entries, committed, and their URLs.
+    private static func threeStored(_ folder: String) throws -> (DiskCache, [String]) {
+        let cache = try DiskCache.open(at: folder, layout: .native)
+        let urls = (0..<3).map { "https://cdn.example.com/\($0).png" }
+        for url in urls { try cache.store(data: pngLikeBody(5), as: NewEntry(url: url, key: url)) }
+        try cache.flush()
+        return (cache, urls)
+    }
+
     @Test func aBatchOfUsesKeepsEachTimeExactlyAndOnlyMovesForward() throws {
         try TemporaryDirectory.withPath { folder in
             // Given three entries and uses at times a JSON list must carry to the last bit
-            let cache = try DiskCache.open(at: folder, layout: .native)
-            let urls = (0..<3).map { "https://cdn.example.com/\($0).png" }
-            for url in urls { try cache.store(data: pngLikeBody(5), as: NewEntry(url: url, key: url)) }
-            try cache.flush()
+            let (cache, urls) = try Self.threeStored(folder)
             let base = Date().timeIntervalSince1970 + 3600
             let times = [base + 0.1, base + 1.0 / 3.0, base + 0.123456789]
 
@@ -298,6 +304,27 @@ import Testing
             #expect(try cache.lookup(key: urls[0])?.accessedAt.timeIntervalSince1970 == times[0] + 5)
             #expect(try cache.lookup(key: urls[1])?.accessedAt.timeIntervalSince1970 == times[1])
             #expect(try cache.lookup(key: urls[2])?.accessedAt.timeIntervalSince1970 == times[2])
+        }
+    }
+
+    /// A batched lookup hands over each row's id, and a use by that id is written for that row alone,
+    /// in the same batch as uses by path, the later of two times kept.
+    @Test func aUseByTheRowIDALookupReadIsWrittenForThatRow() throws {
+        try TemporaryDirectory.withPath { folder in
+            let (cache, urls) = try Self.threeStored(folder)
+            let rows = try cache.lookup(urls.map(cache.location(forKey:)))
+            let first = try #require(rows[0]), second = try #require(rows[1])
+            #expect(first.entry.url == urls[0] && second.entry.url == urls[1])
+            let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+
+            try cache.touch(rowID: first.id, at: later)
+            try cache.touch(rowID: first.id, at: later.addingTimeInterval(-60))
+            try cache.touch(key: urls[1], at: later.addingTimeInterval(5))
+            try cache.flush()
+
+            #expect(try lastUse(cache, key: urls[0]) == later)
+            #expect(try lastUse(cache, key: urls[1]) == later.addingTimeInterval(5))
+            #expect(try #require(try lastUse(cache, key: urls[2])) < later)
         }
     }
 

@@ -61,10 +61,12 @@ extension CacheIndex {
     /// answered twice), read by one statement: a statement's start and end cost more than the row it
     /// finds, so `verify` and a run ask for their keys a batch at a time. Each row is found by its
     /// path's row ids, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
-    func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [CacheEntry?] {
+    func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [IndexedEntry?] {
         let root = root
-        return try rows(Self.entriesByPaths, count: IndexSchema.entryColumnCount, relativePaths: relativePaths,
-                        committedOnly: committedOnly) { CacheEntry(row: $0, root: root) }
+        return try rows(Self.entriesByPaths, count: IndexSchema.entryColumnCount + 1, relativePaths: relativePaths,
+                        committedOnly: committedOnly) {
+            IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root))
+        }
     }
 
     /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read as
@@ -95,7 +97,7 @@ extension CacheIndex {
     /// folder, its slash, 64 for the name and a 4-character extension), an SDWebImage one 36-41.
     private static let pathBytesReserved = 96
 
-    private static let entriesByPaths = byPaths(IndexSchema.lookupColumns)
+    private static let entriesByPaths = byPaths(IndexSchema.lookupColumns + ", entries.id")
     private static let bodiesByPaths = byPaths("byte_size, modified_at")
 
     /// `columns` of the rows of a JSON list of paths: the list walked first (`CROSS JOIN` keeps that
@@ -141,7 +143,19 @@ extension CacheIndex {
     /// deciding while its uses are written; it writes them itself only when twice as many wait.
     func touch(relativePath: String, at time: Date) throws(CacheError) {
         guard !isSnapshot else { return }
-        switch try uses.record(relativePath, at: time.timeIntervalSince1970) {
+        try writeUses(try uses.record(relativePath, at: time.timeIntervalSince1970))
+    }
+
+    /// As `touch(relativePath:at:)`, for the row `rowID` as a lookup read it (`entries(relativePaths:)`):
+    /// its use is written without finding the row again.
+    func touch(rowID: Int64, at time: Date) throws(CacheError) {
+        guard !isSnapshot else { return }
+        try writeUses(try uses.record(rowID: rowID, at: time.timeIntervalSince1970))
+    }
+
+    /// Writes the waiting uses as `next` says, here or beside.
+    private func writeUses(_ next: IndexPendingUses.Next) throws(CacheError) {
+        switch next {
         case .wait:
             return
         case .writeHere:

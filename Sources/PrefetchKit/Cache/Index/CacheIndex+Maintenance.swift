@@ -1,11 +1,5 @@
 import Foundation
 
-/// An entry row with its row id, which conditional deletes need.
-struct IndexedEntry: Sendable {
-    var id: Int64
-    var entry: CacheEntry
-}
-
 /// A row a clean may remove: what removing and reporting it takes.
 struct RemovalCandidate: Sendable {
     var id: Int64

@@ -108,8 +108,10 @@ final class IndexConnection {
     /// dirty pages than one batch of them. Uses not yet written when a write fails wait for the next commit.
     func commit() throws(CacheError) {
         try settleInserted()
-        // In row order, so that each update walks the table's pages in order rather than at random.
-        var touched = uses.take().map { (id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) }
+        // In row order, so that each write walks the pages in order rather than at random.
+        let taken = uses.take()
+        var touched = (taken.byRowID.map { Use(id: $0.key, path: nil, time: $0.value) }
+            + taken.byPath.map { Use(id: IndexRowID.base(of: $0.key), path: $0.key, time: $0.value) })
             .sorted { $0.id < $1.id }[...]
         repeat {
             let batch = touched.prefix(Self.touchRows)
@@ -122,7 +124,7 @@ final class IndexConnection {
                 guard inTransaction else { return }
                 try database.execute("COMMIT")
             } catch {
-                uses.putBack(Dictionary(touched.lazy.map { ($0.path, $0.time) }) { max($0, $1) })
+                uses.putBack(Use.pending(touched))
                 throw error
             }
             inTransaction = false
@@ -131,11 +133,36 @@ final class IndexConnection {
         } while !touched.isEmpty
     }
 
-    /// One statement for the uses, their paths and times as one JSON list: a statement per row cost more
-    /// in its start and end than the row's update (a warm rerun's are written `touchRows` at a time).
-    /// They go to `recent_uses` (`IndexRecentUses`), each row found by its path's row ids.
-    private func writeUses(_ touched: ArraySlice<(id: Int64, path: String, time: Double)>) throws(CacheError) {
-        try statement(IndexRecentUses.record).run([IndexValue.touchList(touched.lazy.map { ($0.path, $0.time) })])
+    /// A use waiting to be written: by the row id its caller read, or (`path` given) by the path, whose
+    /// lowest row id `id` then is, for the order.
+    private struct Use {
+        let id: Int64
+        let path: String?
+        let time: Double
+
+        /// `uses` as they wait again.
+        static func pending(_ uses: some Sequence<Use>) -> PendingUses {
+            var pending = PendingUses()
+            for use in uses {
+                if let path = use.path { pending.byPath[path] = max(pending.byPath[path] ?? use.time, use.time) }
+                else { pending.byRowID[use.id] = max(pending.byRowID[use.id] ?? use.time, use.time) }
+            }
+            return pending
+        }
+    }
+
+    /// Two statements for the uses, those by row id and those by path, each with its uses as one JSON
+    /// list: a statement per row cost more in its start and end than the row's write (a warm rerun's
+    /// are written `touchRows` at a time). They go to `recent_uses` (`IndexRecentUses`); a use by
+    /// path is found by its path's row ids, which reads the row, and a run's lookups hand their row
+    /// ids over so that its uses need not (a tenth of a warm rerun's CPU).
+    private func writeUses(_ touched: ArraySlice<Use>) throws(CacheError) {
+        let byRowID = touched.filter { $0.path == nil }
+        let byPath = touched.compactMap { use in use.path.map { ($0, use.time) } }
+        if !byRowID.isEmpty {
+            try statement(IndexRecentUses.recordByRowID).run([IndexValue.rowTimeList(byRowID.lazy.map { ($0.id, $0.time) })])
+        }
+        if !byPath.isEmpty { try statement(IndexRecentUses.record).run([IndexValue.touchList(byPath)]) }
     }
 
     /// Whether uses recorded in `recent_uses` wait to be folded into their rows.

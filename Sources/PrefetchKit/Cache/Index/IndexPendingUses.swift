@@ -1,9 +1,24 @@
-/// The uses of entries (their last-access times) recorded and not yet written, by relative path, behind
-/// a lock of their own rather than the connection's: recording a use never waits for a write under
-/// way. The next commit of the connection writes them all (`take`).
+/// Uses of entries (their last-access times, the latest of each), by row id where the caller read the
+/// row (a run's lookups), else by relative path.
+struct PendingUses: Sendable {
+    var byRowID: [Int64: Double] = [:]
+    var byPath: [String: Double] = [:]
+
+    var count: Int { byRowID.count + byPath.count }
+
+    /// Adds `other`'s uses, the later time kept where both have one.
+    mutating func merge(_ other: PendingUses) {
+        byRowID.merge(other.byRowID) { max($0, $1) }
+        byPath.merge(other.byPath) { max($0, $1) }
+    }
+}
+
+/// The uses of entries recorded and not yet written (`PendingUses`), behind a lock of their own rather
+/// than the connection's: recording a use never waits for a write under way. The next commit of the
+/// connection writes them all (`take`).
 final class IndexPendingUses: Sendable {
     private struct State {
-        var times: [String: Double] = [:]
+        var times = PendingUses()
         /// A write of the uses is queued beside the thread recording them and has not ended yet.
         var writeQueued = false
         /// Why the last write beside failed, for the next `record` to throw.
@@ -31,12 +46,21 @@ final class IndexPendingUses: Sendable {
     /// Records a use of the entry at `relativePath` at `time` (seconds since 1970), the latest kept;
     /// throws the failure of a write beside since the last call.
     func record(_ relativePath: String, at time: Double) throws(CacheError) -> Next {
+        try record { $0.byPath[relativePath] = max($0.byPath[relativePath] ?? time, time) }
+    }
+
+    /// As `record(_:at:)`, for the row `rowID` as the caller read it.
+    func record(rowID: Int64, at time: Double) throws(CacheError) -> Next {
+        try record { $0.byRowID[rowID] = max($0.byRowID[rowID] ?? time, time) }
+    }
+
+    private func record(_ add: (inout PendingUses) -> Void) throws(CacheError) -> Next {
         try state.withLock { state throws(CacheError) -> Next in
             if let failure = state.failure {
                 state.failure = nil
                 throw failure
             }
-            state.times[relativePath] = max(state.times[relativePath] ?? time, time)
+            add(&state.times)
             if state.times.count >= 2 * due { return .writeHere }
             guard state.times.count >= due, !state.writeQueued else { return .wait }
             state.writeQueued = true
@@ -45,17 +69,20 @@ final class IndexPendingUses: Sendable {
     }
 
     /// Every use recorded, taken to be written; a queued write that comes after finds none.
-    func take() -> [String: Double] {
+    func take() -> PendingUses {
         state.withLock { state in
-            defer { state.times.removeAll(keepingCapacity: true) }
+            defer {
+                state.times.byRowID.removeAll(keepingCapacity: true)
+                state.times.byPath.removeAll(keepingCapacity: true)
+            }
             return state.times
         }
     }
 
     /// Uses taken whose write failed, recorded again (the later time kept where one came since).
-    func putBack(_ times: [String: Double]) {
+    func putBack(_ times: PendingUses) {
         state.withLock { state in
-            state.times.merge(times) { max($0, $1) }
+            state.times.merge(times)
         }
     }
 
@@ -69,6 +96,6 @@ final class IndexPendingUses: Sendable {
 
     /// Drops every use not yet written.
     func drop() {
-        state.withLock { $0.times.removeAll() }
+        state.withLock { $0.times = PendingUses() }
     }
 }

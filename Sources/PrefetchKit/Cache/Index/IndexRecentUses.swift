@@ -37,6 +37,15 @@ enum IndexRecentUses {
         ON CONFLICT(id) DO UPDATE SET accessed_at = max(recent_uses.accessed_at, excluded.accessed_at)
         """
 
+    /// Records the uses of a JSON list of `[row id, time]` pairs (`IndexValue.rowTimeList`): rows a
+    /// run's lookup read. A row removed since leaves its use here until the next fold drops it.
+    static let recordByRowID = """
+        INSERT INTO recent_uses(id, accessed_at)
+        SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1)
+        WHERE true
+        ON CONFLICT(id) DO UPDATE SET accessed_at = max(recent_uses.accessed_at, excluded.accessed_at)
+        """
+
     /// Whether any use waits to be folded.
     static let any = "SELECT EXISTS (SELECT 1 FROM recent_uses)"
 

@@ -157,12 +157,24 @@ enum IndexValue: Hashable {
     /// `[["ab/cd.jpg",1764600000.25],...]`: relative paths with their access times, bound as one
     /// parameter and read back by `json_each` (a Double's description reads back as the same Double).
     static func touchList(_ touches: some Sequence<(String, Double)>) -> IndexValue {
+        timedList(touches, bytesEach: 96) { path, json in appendString(path, to: &json) }
+    }
+
+    /// `[[id,1764600000.25],...]`: row ids with their access times, as `touchList`.
+    static func rowTimeList(_ uses: some Sequence<(Int64, Double)>) -> IndexValue {
+        timedList(uses, bytesEach: 48) { id, json in appendBytes(of: String(id), to: &json) }
+    }
+
+    /// `[[first,time],...]`, each first written by `append`.
+    private static func timedList<First>(
+        _ pairs: some Sequence<(First, Double)>, bytesEach: Int, append: (First, inout [UInt8]) -> Void
+    ) -> IndexValue {
         var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(touches.underestimatedCount * 96)
-        for (path, time) in touches {
+        json.reserveCapacity(pairs.underestimatedCount * bytesEach)
+        for (first, time) in pairs {
             if json.count > 1 { json.append(UInt8(ascii: ",")) }  // after the first pair
             json.append(UInt8(ascii: "["))
-            appendString(path, to: &json)
+            append(first, &json)
             json.append(UInt8(ascii: ","))
             appendBytes(of: time.description, to: &json)
             json.append(UInt8(ascii: "]"))
