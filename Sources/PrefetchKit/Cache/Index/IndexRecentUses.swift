@@ -5,12 +5,14 @@
 /// here a use is a 16-byte row of a table that holds nothing else (bench/RESULTS.md, "Last uses in a
 /// table of their own").
 ///
-/// An entry's last use is the later of its `accessed_at` and its row here (`lastUse`, which every
-/// entry read selects). What reads the last uses of many rows at once (a clean's least-recently-used
-/// walk and expiry by access, stats' ages and least recently used entry) first folds them into the
-/// rows (`fold`), in a write transaction; so does each removal batch of a clean before it checks its
-/// rule again, so that a use a run committed in between keeps its row. An index opened as a snapshot
-/// (a read-only disk) cannot fold: there those read the rows as stored.
+/// An entry's last use is the later of its `accessed_at` and its row here (`lastUse`, which whole-row
+/// reads select, `IndexSchema.selectedEntryColumns`; a lookup by path reads the row's own,
+/// `IndexSchema.lookupColumns`). A run's uses of rows its lookups read are recorded by row id
+/// (`recordByRowID`), the others by path (`record`). What reads the last uses of many rows at once (a
+/// clean's least-recently-used walk and expiry by access, stats' ages and least recently used entry)
+/// first folds them into the rows (`fold`), in a write transaction; so does each removal batch of a
+/// clean before it checks its rule again, so that a use a run committed in between keeps its row. An
+/// index opened as a snapshot (a read-only disk) cannot fold: there those read the rows as stored.
 ///
 /// A row here is not deleted with its entry (that would cost every removal a lookup); the next fold
 /// drops it. Until then it counts for the next row of the same id, which is the same path's (a path
