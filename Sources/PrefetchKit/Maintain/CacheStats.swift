@@ -58,6 +58,8 @@ package struct CacheStats: Sendable, Equatable {
         runCount: Int = 10
     ) throws(CacheError) -> CacheStats {
         try cache.flush()
+        // The uses runs recorded, folded into the rows: the access ages and least recent use count them.
+        try cache.index.foldRecentUses()
         let index = cache.index
         let limits = ResolvedLimits(recorded: try index.recordedLimits(), overrides: overrides)
         let all = try index.totals("all").first

@@ -13,11 +13,10 @@ package struct CacheGroupTotal: Sendable, Equatable {
 /// index-ordered queries. None of them reads every row.
 extension CacheIndex {
     /// The totals of one dimension (`all`, `format`, `set`, `host`, `fetched_hour`, `accessed_hour`),
-    /// largest by bytes first; empty groups are left out. The uses runs recorded are folded in before
-    /// `accessed_hour`'s are read (`foldRecentUses`).
+    /// largest by bytes first; empty groups are left out. `accessed_hour`'s count the uses runs
+    /// recorded once they are folded in (`foldRecentUses`).
     package func totals(_ dimension: String) throws(CacheError) -> [CacheGroupTotal] {
-        if dimension == "accessed_hour" { try foldRecentUses() }
-        return try withConnection { connection throws(CacheError) in
+        try withConnection { connection throws(CacheError) in
             try connection.settleInserted()
             return try connection.query(
                 """
@@ -57,13 +56,12 @@ extension CacheIndex {
         }
     }
 
-    /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`, the recorded uses
-    /// folded in first), from its index.
+    /// The earliest and latest value of a time column (`fetched_at`, `accessed_at`: the latter as of the
+    /// last fold of the recorded uses), from its index.
     /// Two subqueries: SQLite reads one end of the index for a lone `min()` or `max()`, but scans all of
     /// it (150 ms at a million rows) for both in one select.
     func timeRange(of column: String) throws(CacheError) -> (oldest: Date, newest: Date)? {
-        if column == "accessed_at" { try foldRecentUses() }
-        return try withConnection { connection throws(CacheError) in
+        try withConnection { connection throws(CacheError) in
             try connection.query(
                 "SELECT (SELECT min(\(column)) FROM entries), (SELECT max(\(column)) FROM entries)", []
             ) { row in

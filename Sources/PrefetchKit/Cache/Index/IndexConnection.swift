@@ -144,8 +144,7 @@ final class IndexConnection {
         static func pending(_ uses: some Sequence<Use>) -> PendingUses {
             var pending = PendingUses()
             for use in uses {
-                if let path = use.path { pending.byPath[path] = max(pending.byPath[path] ?? use.time, use.time) }
-                else { pending.byRowID[use.id] = max(pending.byRowID[use.id] ?? use.time, use.time) }
+                if let path = use.path { pending.add(path: path, at: use.time) } else { pending.add(rowID: use.id, at: use.time) }
             }
             return pending
         }

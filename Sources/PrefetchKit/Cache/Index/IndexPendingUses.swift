@@ -6,6 +6,16 @@ struct PendingUses: Sendable {
 
     var count: Int { byRowID.count + byPath.count }
 
+    /// Records a use of the entry at `path` at `time`, the later kept.
+    mutating func add(path: String, at time: Double) {
+        byPath[path] = max(byPath[path] ?? time, time)
+    }
+
+    /// Records a use of the row `rowID` at `time`, the later kept.
+    mutating func add(rowID: Int64, at time: Double) {
+        byRowID[rowID] = max(byRowID[rowID] ?? time, time)
+    }
+
     /// Adds `other`'s uses, the later time kept where both have one.
     mutating func merge(_ other: PendingUses) {
         byRowID.merge(other.byRowID) { max($0, $1) }
@@ -46,12 +56,12 @@ final class IndexPendingUses: Sendable {
     /// Records a use of the entry at `relativePath` at `time` (seconds since 1970), the latest kept;
     /// throws the failure of a write beside since the last call.
     func record(_ relativePath: String, at time: Double) throws(CacheError) -> Next {
-        try record { $0.byPath[relativePath] = max($0.byPath[relativePath] ?? time, time) }
+        try record { $0.add(path: relativePath, at: time) }
     }
 
     /// As `record(_:at:)`, for the row `rowID` as the caller read it.
     func record(rowID: Int64, at time: Double) throws(CacheError) -> Next {
-        try record { $0.byRowID[rowID] = max($0.byRowID[rowID] ?? time, time) }
+        try record { $0.add(rowID: rowID, at: time) }
     }
 
     private func record(_ add: (inout PendingUses) -> Void) throws(CacheError) -> Next {
