@@ -217,7 +217,7 @@ final class Attempt {
         guard bodyFailure == nil, decoder == nil, let sink, sink.bytes > 0,
               let validator = resumedFrom?.validator ?? ResumePoint.Validator.of(etag: headers.etag, lastModified: headers.lastModified)
         else { return nil }
-        guard body?.close() == nil else { return nil }
+        guard sink.flush() == nil, body?.close() == nil else { return nil }
         // A resumed attempt's own length is the rest's: the whole is what the first response declared.
         let total: Int64?
         if let resumedFrom {
@@ -311,7 +311,7 @@ final class Attempt {
             return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: 0))
         }
         if !bodyStarted { startBody() }
-        if let failure = bodyFailure ?? decoder?.finish() ?? serverDigest?.verdict() {
+        if let failure = bodyFailure ?? decoder?.finish() ?? sink?.flush() ?? serverDigest?.verdict() {
             return .failure(failure)
         }
         return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: sink?.bytes ?? 0,
