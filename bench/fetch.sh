@@ -13,7 +13,8 @@
 #             (unless --skip header-floor). Then the same on 2 threads, each with its own multi
 #             handle, N/2 in flight and every other URL, the rows through the one table under a
 #             mutex: the least that work costs spread over two cores, and what URLs/s it reaches
-#             there beside nginx (unless --skip header-floor-2).
+#             there beside nginx (unless --skip header-floor-2); with --https, that 2-thread floor
+#             over HTTPS too, each thread multiplexing on one HTTP/2 connection.
 #   aria2c    aria2c -j N with its defaults (preallocation, control files, fsync)
 #   aria2c    the same with --file-allocation=none --auto-save-interval=0 (no preallocation and no
 #             control file; aria2 1.36 still fsyncs each finished file, no option turns that off)
@@ -63,7 +64,8 @@
 #                    for the outputs, unmounted at the end
 #   --https          add the HTTPS/h2 rows (nginx's TLS port is PORT + 1)
 #   --skip LIST      leave out the rows named in the comma-separated LIST: aria2c, decode, floor
-#                    (the single rows), header-floor, header-floor-2 (their rows in every round)
+#                    (the single rows), header-floor, header-floor-2 (their rows in every round;
+#                    header-floor-2 with its HTTPS row)
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
 # adds the base rows (needs PREFETCHD).
 set -euo pipefail
@@ -326,13 +328,16 @@ curl_row() {
     dispose "$folder"
 }
 
-# header_floor_row ROUND [THREADS]: the header run's work alone (bench/header-floor/floor.c), one
-# round, on one thread or THREADS.
+# header_floor_row ROUND [THREADS [https]]: the header run's work alone (bench/header-floor/floor.c),
+# one round, on one thread or THREADS, over HTTP/1.1 or HTTPS.
 header_floor_row() {
-    local folder=$work/floor-$1-${2:-1} label="header floor"
+    local folder=$work/floor-$1-${2:-1}${3:+-$3} label="header floor" urls=$work/urls.txt
     [[ -n ${2:-} ]] && label="header floor, $2 threads"
+    if [[ ${3:-} == https ]]; then
+        urls=$work/urls-https.txt label="$label, HTTPS h2"
+    fi
     mkdir -p "$folder"
-    measure "$label (round $1)" -- "$header_floor" "$work/urls.txt" "$folder" "$concurrency" "${2:-1}"
+    measure "$label (round $1)" -- "$header_floor" "$urls" "$folder" "$concurrency" "${2:-1}"
     end_row "$(check_files "$folder")"
     dispose "$folder"
 }
@@ -413,6 +418,7 @@ round_row() {
         curl-https) curl_row "$2" https ;;
         header-floor) header_floor_row "$2" ;;
         header-floor-2) header_floor_row "$2" 2 ;;
+        header-floor-2-https) header_floor_row "$2" 2 https ;;
         header|decode|header-https) prefetchd_row "${PREFETCHD:-}" prefetchd "$1" " (round $2)" ;;
         base-header|base-decode|base-header-https) prefetchd_row "$PREFETCHD_BASE" base "${1#base-}" " (round $2)" ;;
     esac
@@ -422,6 +428,7 @@ kinds=(curl header)
 skips header-floor-2 || kinds=("${kinds[0]}" header-floor-2 "${kinds[@]:1}")
 skips header-floor || kinds=("${kinds[0]}" header-floor "${kinds[@]:1}")
 ((https)) && kinds+=(curl-https header-https)
+((https)) && ! skips header-floor-2 && kinds+=(header-floor-2-https)
 ((https && has_base)) && kinds+=(base-header-https)
 ((has_base)) && ! skips decode && kinds+=(decode base-decode)
 for round in $(seq 1 "$rounds"); do
@@ -491,6 +498,8 @@ if ((delete_outputs)); then outputs_note="each deleted after its row"; else outp
     compare "header floor, 2 threads" "curl --parallel"
     compare "prefetchd validate: header" "header floor"
     compare "prefetchd validate: header, HTTPS h2" "curl -k --parallel, HTTPS h2"
+    compare "header floor, 2 threads, HTTPS h2" "curl -k --parallel, HTTPS h2"
+    compare "prefetchd validate: header, HTTPS h2" "header floor, 2 threads, HTTPS h2"
     awk -v cold="$(median "prefetchd validate: header" 3)" -v warm="$(median "prefetchd validate: header, warm" 3)" \
         -v verify="$(median "prefetchd verify" 3)" -v n="$images" 'BEGIN {
             if (cold == 0 || warm == 0) exit
