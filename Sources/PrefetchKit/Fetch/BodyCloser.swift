@@ -2,10 +2,10 @@
 /// comes after it there (the body's result, which with no event handler is delivered on that thread,
 /// so that the caller's validate-and-store runs there too; and the last step of the hashes).
 ///
-/// The network thread writes every body itself, straight from the buffer libcurl received it into
-/// (`BodySink`), as a single-threaded client does: handing the bytes to writer threads cost a copy
-/// of every body into chunks and a thread wake-up per chunk, more than the write it moved
-/// (bench/RESULTS.md, "Bodies written from libcurl's buffer"). Only the end of a body is handed over, once per body.
+/// The network thread writes every body itself (`BodySink`), as a single-threaded client does:
+/// handing the bytes to writer threads cost a copy of every body into chunks and a thread wake-up
+/// per chunk, more than the write it moved (bench/RESULTS.md, "Bodies written from libcurl's
+/// buffer"). Only the end of a body is handed over, once per body.
 final class BodyCloser: Sendable {
     private let threads: WorkerPool
 
