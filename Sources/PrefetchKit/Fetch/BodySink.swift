@@ -6,8 +6,10 @@
 ///
 /// Written as they came, straight from libcurl's buffer, a body over TLS was a write for every
 /// 16,366-byte record, each starting mid-page; gathered, it is a write per 64 KiB, and the HTTPS
-/// header run spends about 6 % less CPU, all of it in the kernel (bench/RESULTS.md, "Bodies written
-/// 64 KiB at a time"). Over HTTP/1.1, where libcurl's reads were already large, it is level.
+/// header run spent about 6 % less CPU by hand, all of it in the kernel, a gain inside the spread of
+/// the benchmark's rounds (bench/RESULTS.md, "Bodies written 64 KiB at a time"). Over HTTP/1.1,
+/// where libcurl's reads were already large, it is level. Only a transfer holds a buffer: it goes
+/// when the attempt settles.
 final class BodySink {
     private let file: BodyFile
     private let maxBytes: Int64
