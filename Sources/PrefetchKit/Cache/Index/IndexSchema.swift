@@ -68,10 +68,15 @@ enum IndexSchema {
     }
 
     /// The entry columns every entry query selects, in `CacheEntry.init(row:root:)` order.
-    static let entryColumns = """
-        url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
-        checksum, fetched_at, modified_at, accessed_at, validated_at, frames, variant_of, variant
+    static let entryColumns = entryColumns(accessedAt: "accessed_at")
+
+    /// The entry columns with `accessedAt` in `accessed_at`'s place.
+    private static func entryColumns(accessedAt: String) -> String {
         """
+        url, cache_key, set_name, relative_path, byte_size, format, width, height, etag, last_modified, \
+        checksum, fetched_at, modified_at, \(accessedAt), validated_at, frames, variant_of, variant
+        """
+    }
 
     /// The entries table's indexes: its two clocks and its variants.
     static let entriesIndexes = (clockIndexes.map(\.create) + [variantIndex]).joined(separator: ";\n")
@@ -88,8 +93,7 @@ enum IndexSchema {
 
     /// `entryColumns` as a query of `entries` selects them: with the entry's last use
     /// (`IndexRecentUses.lastUse`) for `accessed_at`.
-    static let selectedEntryColumns = entryColumns.replacingOccurrences(
-        of: "accessed_at, validated_at", with: "\(IndexRecentUses.lastUse), validated_at")
+    static let selectedEntryColumns = entryColumns(accessedAt: IndexRecentUses.lastUse)
 
     /// The columns of a lookup by path (a run's read-ahead, `DiskCache.lookup`): `entryColumns` as
     /// stored, the row's own `accessed_at` without the uses recorded since the last fold. Nothing a
