@@ -20,6 +20,14 @@ int pf_open_flag_path(void) {
 #endif
 }
 
+int pf_at_flag_empty_path(void) {
+#ifdef AT_EMPTY_PATH
+    return AT_EMPTY_PATH;
+#else
+    return 0;
+#endif
+}
+
 int pf_sched_policy_batch(void) {
 #ifdef SCHED_BATCH
     return SCHED_BATCH;

@@ -2,10 +2,11 @@
 #define PREFETCHD_SHIMS_SYSTEM_H
 
 /* Linux constants Swift does not import: O_TMPFILE is built from two macros whose values differ by
-   architecture, O_PATH and SCHED_BATCH need _GNU_SOURCE. 0 / -1 where the C library does not define
-   them. */
+   architecture, O_PATH, AT_EMPTY_PATH and SCHED_BATCH need _GNU_SOURCE. 0 / -1 where the C library
+   does not define them. */
 int pf_open_flag_tmpfile(void);
 int pf_open_flag_path(void);
+int pf_at_flag_empty_path(void);
 int pf_sched_policy_batch(void);
 /* 1 when the signal's action is to ignore it (as `nohup` or a shell's background job leaves SIGHUP or
    SIGINT), which Swift cannot compare its handler pointer against. */

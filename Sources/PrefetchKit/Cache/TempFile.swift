@@ -1,5 +1,6 @@
 internal import CShims
 import Foundation
+import Synchronization
 
 /// A body being written on the cache's file system, hashed as it streams. Commit it with
 /// `DiskCache.commit(_:as:)`; dropped uncommitted, it is closed and removed.
@@ -133,8 +134,10 @@ package final class TempFile {
     /// in; when the name is taken it is linked under `aside` (a temp name) and renamed over the old
     /// file, so a reader sees the old body or the new one, never neither. The caller holds the lock
     /// that orders this against a clean.
-    func place(at finalPath: String, aside: () -> String) -> Int32 {
-        let failure = isNamed ? placeNamed(at: finalPath) : placeUnnamed(at: finalPath, aside: aside)
+    /// `byDescriptor` false links an unnamed file through its `/proc/self/fd` path only (`link(as:)`).
+    func place(at finalPath: String, aside: () -> String,
+               byDescriptor: Bool = TempFile.linksByDescriptor.load(ordering: .relaxed)) -> Int32 {
+        let failure = isNamed ? placeNamed(at: finalPath) : placeUnnamed(at: finalPath, aside: aside, byDescriptor: byDescriptor)
         guard failure == 0 else { return failure }
         committed = true
         close(descriptor)
@@ -146,14 +149,13 @@ package final class TempFile {
         rename(path, finalPath) == 0 ? 0 : errno
     }
 
-    private func placeUnnamed(at finalPath: String, aside: () -> String) -> Int32 {
-        let linked = path.withCString { source in
-            finalPath.withCString { target in linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) }
-        }
+    private func placeUnnamed(at finalPath: String, aside: () -> String, byDescriptor: Bool) -> Int32 {
+        let linked = link(as: finalPath, byDescriptor: byDescriptor)
         if linked == 0 { return 0 }
-        guard errno == EEXIST else { return errno }
+        guard linked == EEXIST else { return linked }
         let asidePath = aside()
-        guard linkat(AT_FDCWD, path, AT_FDCWD, asidePath, AT_SYMLINK_FOLLOW) == 0 else { return errno }
+        let linkedAside = link(as: asidePath, byDescriptor: byDescriptor)
+        guard linkedAside == 0 else { return linkedAside }
         guard rename(asidePath, finalPath) == 0 else {
             let failure = errno
             unlink(asidePath)
@@ -161,4 +163,27 @@ package final class TempFile {
         }
         return 0
     }
+
+    /// Links the unnamed file in as `target`; 0 or the errno. `byDescriptor`, by its descriptor where
+    /// the kernel allows the process that opened it that (`AT_EMPTY_PATH`: Linux 6.10 and later, or a
+    /// process with `CAP_DAC_READ_SEARCH`), else through its `/proc/self/fd` path, whose lookup was
+    /// about 2 % of the header run's CPU (bench/RESULTS.md, "Linked by descriptor"). A kernel that
+    /// refuses the first way once is not asked again.
+    private func link(as target: String, byDescriptor: Bool) -> Int32 {
+        target.withCString { target in
+            let emptyPath = pf_at_flag_empty_path()
+            if emptyPath != 0, byDescriptor {
+                if linkat(descriptor, "", AT_FDCWD, target, emptyPath) == 0 { return 0 }
+                guard errno == ENOENT else { return errno }
+            }
+            let linked = path.withCString { source in linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) }
+            guard linked == 0 else { return errno }
+            // The /proc path worked where the descriptor did not: this kernel does not allow it.
+            if byDescriptor { Self.linksByDescriptor.store(false, ordering: .relaxed) }
+            return 0
+        }
+    }
+
+    /// False once a link by descriptor failed where one by path did not.
+    private static let linksByDescriptor = Atomic<Bool>(true)
 }

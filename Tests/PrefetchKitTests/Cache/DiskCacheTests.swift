@@ -149,6 +149,30 @@ import Testing
         }
     }
 
+    /// An unnamed file goes in by its descriptor where the kernel allows that, and through its
+    /// `/proc/self/fd` path where it does not; either way a taken name is replaced whole.
+    @Test(arguments: [true, false])
+    func anUnnamedFileIsLinkedInByItsDescriptorOrItsProcPath(byDescriptor: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.path
+        let target = folder + "/body.jpg"
+        var asides: [String] = []
+        func place(_ text: String) throws -> Int32 {
+            let temp = try #require(try TempFile(unnamedIn: folder))
+            try temp.write(Data(text.utf8))
+            return temp.place(at: target, aside: {
+                asides.append(folder + "/aside-\(asides.count).part")
+                return asides[asides.count - 1]
+            }, byDescriptor: byDescriptor)
+        }
+        #expect(try place("first") == 0)
+        #expect(FileManager.default.contents(atPath: target) == Data("first".utf8))
+        #expect(try place("second body") == 0)
+        #expect(FileManager.default.contents(atPath: target) == Data("second body".utf8))
+        #expect(asides.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["body.jpg"])
+    }
+
     @Test func aBodyFileReplacesAnEarlierBodyWhole() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
