@@ -252,11 +252,14 @@ package final class DiskCache: Sendable {
     }
 
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
-    /// them all; each entry with its row id, for its use (`touch(rowID:at:)`).
-    func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [IndexedEntry?] {
-        var rows = try index.entries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
-        for position in rows.indices {
-            if let row = rows[position], try present(row.entry, droppingGoneRow: true) == nil { rows[position] = nil }
+    /// them all, each row's summary for the entry (with its row id, for its use: `touch(rowID:at:)`).
+    func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [IndexedSummary?] {
+        var rows = try index.summaries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
+        for (position, location) in zip(rows.indices, locations) {
+            if let row = rows[position], !holdsFile(location.relativePath, size: row.size) {
+                try index.deleteEntry(relativePath: location.relativePath)
+                rows[position] = nil
+            }
         }
         return rows
     }

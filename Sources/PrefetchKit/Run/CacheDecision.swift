@@ -44,17 +44,23 @@ package enum CacheDecision: Sendable, Equatable {
         }
     }
 
+    /// Whether a run keeps a cached entry last fetched or revalidated at `modifiedAt` as it is
+    /// (`.cached`) rather than revalidating it; `freshness` counts only for `refresh: http`.
+    package static func keeps(modifiedAt: Date, refresh: RefreshPolicy, freshness: OriginFreshness = .unknown,
+                              maxAge: Duration, now: Date) -> Bool {
+        switch refresh {
+        case .never: true
+        case .always: false
+        case .stale: !isStale(modifiedAt: modifiedAt, maxAge: maxAge, now: now)
+        case .http: !isStale(modifiedAt: modifiedAt, freshness: freshness, maxAge: maxAge, now: now)
+        }
+    }
+
     package static func decide(entry: CacheEntry?, failure: FailureRecord?, options: JobOptions,
                               maxAge: Duration, now: Date, freshness: OriginFreshness = .unknown) -> CacheDecision {
         if let entry {
-            switch options.refresh {
-            case .never: return .cached(entry)
-            case .always: return .revalidate(entry)
-            case .stale: return isStale(modifiedAt: entry.modifiedAt, maxAge: maxAge, now: now) ? .revalidate(entry) : .cached(entry)
-            case .http:
-                let stale = isStale(modifiedAt: entry.modifiedAt, freshness: freshness, maxAge: maxAge, now: now)
-                return stale ? .revalidate(entry) : .cached(entry)
-            }
+            let kept = keeps(modifiedAt: entry.modifiedAt, refresh: options.refresh, freshness: freshness, maxAge: maxAge, now: now)
+            return kept ? .cached(entry) : .revalidate(entry)
         }
         if let failure, !options.retryFailed, let due = failure.nextRetryAt, due > now {
             return .skipFailed(failure)

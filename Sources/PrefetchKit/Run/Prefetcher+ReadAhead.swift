@@ -3,8 +3,8 @@ import Foundation
 /// An item's location and index row, read with those of the items around it by one query.
 struct ReadAhead: Sendable {
     let location: CacheLocation
-    /// The entry as `DiskCache.lookup` found it (present, with its size) and its row id, nil when none was.
-    let row: IndexedEntry?
+    /// The entry's summary as `DiskCache.lookup` found it (present, with its size), nil when none was.
+    let row: IndexedSummary?
     /// The uses of the board's memory of settled keys just before the read
     /// (`RunBoard.rememberedEverySettle`).
     let settledUses: RunBoard.SettledUses

@@ -24,7 +24,11 @@ extension Prefetcher {
         // over a warm cache) the index's own connection is free and reads cheaper. A key another job
         // has stored in this run may be in the open batch only: the index's own connection sees it.
         let read = ahead.flatMap { !waited && board.rememberedEverySettle(since: $0.settledUses, before: claim) ? $0 : nil }
-        let entry = if let read { read.row?.entry } else { try cache.lookup(location, committedOnly: !waited && !gate.isIdle) }
+        if let row = read?.row, try settleFromSummary(item, claim, row, at: location) { return }
+        // The whole row, but where the read ahead found none.
+        let entry = if let read, read.row == nil { nil as CacheEntry? } else {
+            try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
+        }
         // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
         let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
             ? try cache.index.failure(forKey: item.key) : nil
@@ -47,16 +51,8 @@ extension Prefetcher {
         } ?? .unknown : .unknown
         switch CacheDecision.decide(entry: entry, failure: failure, options: plan.sets[item.setIndex].options, maxAge: job.cache.maxAge,
                                     now: Date(), freshness: freshness) {
-        case .cached:
-            if !settings.dryRun {
-                if let rowID = read?.row?.id { try cache.touch(rowID: rowID) } else { try cache.touch(location) }
-                if entry?.url == nil { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
-                if let entry, case let missing = try missingVariants(plan.sets[item.setIndex], of: entry, key: item.key), !missing.isEmpty {
-                    try makeMissingVariants(item, claim, entry: entry, missing: missing)
-                    return
-                }
-            }
-            settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
+        case .cached(let entry):
+            try settleCached(item, claim, at: location, rowID: read?.row?.id, hasURL: entry.url != nil, entry: entry)
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
             settle(item, claim, .ledgered(.ledgered(url: item.shownURL, set: setName, record: record)),
@@ -72,6 +68,42 @@ extension Prefetcher {
         case .revalidate(let entry):
             try start(item, claim, at: location, revalidating: entry)
         }
+    }
+
+    /// Decides a key whose row was read ahead from the row's summary alone when that is enough: the
+    /// entry is kept as it is (`CacheDecision.keeps`, its origin's freshness not asked for) and its set
+    /// makes no variants, or the board had forgotten the key this run stored. True when it settled the
+    /// key; false leaves the decision to the whole row.
+    private func settleFromSummary(_ item: PlanItem, _ claim: KeyClaim, _ row: IndexedSummary,
+                                   at location: CacheLocation) throws(CacheError) -> Bool {
+        // A row written since this run started is its own work on a key the board has forgotten (see
+        // `schedule`).
+        if claim.settledWereForgotten, row.modifiedAt >= started {
+            board.settleRepeat(claim, .succeeded)
+            return true
+        }
+        let options = plan.sets[item.setIndex].options
+        guard options.refresh != .http, options.variants.isEmpty,
+              CacheDecision.keeps(modifiedAt: row.modifiedAt, refresh: options.refresh, maxAge: job.cache.maxAge, now: Date())
+        else { return false }
+        try settleCached(item, claim, at: location, rowID: row.id, hasURL: row.hasURL, entry: nil)
+        return true
+    }
+
+    /// Settles a key kept as cached: its use recorded (by its row id when known), its URL adopted
+    /// when its row had none, and the missing variants of `entry` made.
+    private func settleCached(_ item: PlanItem, _ claim: KeyClaim, at location: CacheLocation, rowID: Int64?,
+                              hasURL: Bool, entry: CacheEntry?) throws(CacheError) {
+        let setName = plan.sets[item.setIndex].name
+        if !settings.dryRun {
+            if let rowID { try cache.touch(rowID: rowID) } else { try cache.touch(location) }
+            if !hasURL { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
+            if let entry, case let missing = try missingVariants(plan.sets[item.setIndex], of: entry, key: item.key), !missing.isEmpty {
+                try makeMissingVariants(item, claim, entry: entry, missing: missing)
+                return
+            }
+        }
+        settle(item, claim, .cached, event: RunEvent(.cached, url: item.shownURL, set: setName))
     }
 
     /// Settles a key decided without a transfer, and logs it.

@@ -57,20 +57,19 @@ extension CacheIndex {
     /// (`lookupColumns`).
     private static let entryByPath = "SELECT \(IndexSchema.lookupColumns) FROM entries WHERE \(IndexRowID.matches("?1"))"
 
-    /// The rows for `relativePaths`, in their order (nil where there is none; a path listed twice is
-    /// answered twice), read by one statement: a statement's start and end cost more than the row it
-    /// finds, so `verify` and a run ask for their keys a batch at a time. Each row is found by its
-    /// path's row ids, as one at a time. `committedOnly` as for `entry(relativePath:committedOnly:)`.
-    func entries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [IndexedEntry?] {
-        let root = root
-        return try rows(Self.entriesByPaths, count: IndexSchema.entryColumnCount + 1, relativePaths: relativePaths,
-                        committedOnly: committedOnly) {
-            IndexedEntry(id: $0.int64(IndexSchema.entryColumnCount), entry: CacheEntry(row: $0, root: root))
+    /// The summaries of the rows for `relativePaths`, in their order (nil where there is none; a path
+    /// listed twice is answered twice), read by one statement: a statement's start and end cost more
+    /// than the row it finds, so `verify` and a run ask for their keys a batch at a time. Each row is
+    /// found by its path's row ids, as one at a time. `committedOnly` as for
+    /// `entry(relativePath:committedOnly:)`.
+    func summaries(relativePaths: [String], committedOnly: Bool = false) throws(CacheError) -> [IndexedSummary?] {
+        try rows(Self.summariesByPaths, count: 4, relativePaths: relativePaths, committedOnly: committedOnly) {
+            IndexedSummary(id: $0.int64(0), size: $0.int64(1), modifiedAt: $0.date(2) ?? .distantPast, hasURL: $0.int64(3) != 0)
         }
     }
 
     /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read as
-    /// `entries(relativePaths:)` reads whole rows: a whole row's text columns cost more than finding it.
+    /// `summaries(relativePaths:)` reads rows.
     func bodies(relativePaths: [String]) throws(CacheError) -> [StoredBody?] {
         try rows(Self.bodiesByPaths, count: 2, relativePaths: relativePaths, committedOnly: false) {
             StoredBody(size: $0.int64(0), modifiedAt: $0.date(1) ?? .distantPast)
@@ -97,7 +96,7 @@ extension CacheIndex {
     /// folder, its slash, 64 for the name and a 4-character extension), an SDWebImage one 36-41.
     private static let pathBytesReserved = 96
 
-    private static let entriesByPaths = byPaths(IndexSchema.lookupColumns + ", entries.id")
+    private static let summariesByPaths = byPaths("entries.id, byte_size, modified_at, url IS NOT NULL")
     private static let bodiesByPaths = byPaths("byte_size, modified_at")
 
     /// `columns` of the rows of a JSON list of paths: the list walked first (`CROSS JOIN` keeps that
@@ -146,7 +145,7 @@ extension CacheIndex {
         try writeUses(try uses.record(relativePath, at: time.timeIntervalSince1970))
     }
 
-    /// As `touch(relativePath:at:)`, for the row `rowID` as a lookup read it (`entries(relativePaths:)`):
+    /// As `touch(relativePath:at:)`, for the row `rowID` as a lookup read it (`summaries(relativePaths:)`):
     /// its use is written without finding the row again.
     func touch(rowID: Int64, at time: Date) throws(CacheError) {
         guard !isSnapshot else { return }

@@ -1,5 +1,4 @@
-/// An entry row with its row id: what conditional deletes need, and a run's use of a row it looked up
-/// (`CacheIndex.touch(rowID:at:)`).
+/// An entry row with its row id: what conditional deletes need.
 struct IndexedEntry: Sendable {
     var id: Int64
     var entry: CacheEntry
