@@ -84,6 +84,29 @@ struct RunCachingTests {
         try harness.expectCache(holds: [key: harness.png])
     }
 
+    /// With `refresh: stale`, a rerun revalidates an entry last fetched longer ago than the cache's
+    /// `max_age` (7 days by default) and keeps a younger one as it is: the rerun reads both rows ahead,
+    /// and only the younger one is settled from its row's summary.
+    @Test func aRerunRevalidatesOnlyTheEntryOlderThanMaxAge() throws {
+        let harness = try RunHarness()
+        let old = harness.url("/etag/old")
+        let job = try harness.job(defaults: ["refresh": "stale"], sets: [harness.set("images", ["/etag/old", "/etag/young"])])
+        let first = try harness.run([job])
+        #expect(first.report.totals == .expected(requested: 2, unique: 2, fetched: 2, bytes: 2 * harness.png.count))
+        // Given the first entry last fetched eight days ago
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        try cache.index.withConnection { connection throws(CacheError) in
+            try connection.write("UPDATE entries SET modified_at = ? WHERE url = ?",
+                                 [.date(Date().addingTimeInterval(-8 * 86_400)), .text(old)])
+        }
+        try cache.flush()
+
+        let second = try harness.run([job])
+
+        #expect(second.report.totals == .expected(requested: 2, unique: 2, cached: 1, revalidated: 1))
+        #expect(second.report.failures.isEmpty)
+    }
+
     @Test func aChangedImageOnRevalidationReplacesTheOldFile() throws {
         let harness = try RunHarness()
         let key = harness.url("/image/changing")
