@@ -25,7 +25,7 @@ extension Prefetcher {
         // has stored in this run may be in the open batch only: the index's own connection sees it.
         let read = ahead.flatMap { !waited && board.rememberedEverySettle(since: $0.settledUses, before: claim) ? $0 : nil }
         if let row = read?.row, try settleFromSummary(item, claim, row, at: location) { return }
-        // The whole row, but where the read ahead found none.
+        // Else the whole row, read now; none where the read-ahead found none.
         let entry = if let read, read.row == nil { nil as CacheEntry? } else {
             try cache.lookup(location, committedOnly: !waited && !gate.isIdle)
         }

@@ -68,8 +68,8 @@ extension CacheIndex {
         }
     }
 
-    /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read as
-    /// `summaries(relativePaths:)` reads rows.
+    /// What `verify` holds each original of `relativePaths` to (nil where there is no row), read by one
+    /// statement as `summaries(relativePaths:)` reads its rows.
     func bodies(relativePaths: [String]) throws(CacheError) -> [StoredBody?] {
         try rows(Self.bodiesByPaths, count: 2, relativePaths: relativePaths, committedOnly: false) {
             StoredBody(size: $0.int64(0), modifiedAt: $0.date(1) ?? .distantPast)
