@@ -49,10 +49,11 @@ extension Prefetcher {
         let freshness = plan.sets[item.setIndex].options.refresh == .http ? try entry.map { entry throws(CacheError) in
             try cache.index.freshness(relativePath: entry.relativePath, modifiedAt: entry.modifiedAt, committedOnly: !gate.isIdle)
         } ?? .unknown : .unknown
+        let now = Date()
         switch CacheDecision.decide(entry: entry, failure: failure, options: plan.sets[item.setIndex].options, maxAge: job.cache.maxAge,
-                                    now: Date(), freshness: freshness) {
+                                    now: now, freshness: freshness) {
         case .cached(let entry):
-            try settleCached(item, claim, at: location, rowID: read?.row?.id, hasURL: entry.url != nil, entry: entry)
+            try settleCached(item, claim, at: location, rowID: read?.row?.id, hasURL: entry.url != nil, entry: entry, now: now)
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
             settle(item, claim, .ledgered(.ledgered(url: item.shownURL, set: setName, record: record)),
@@ -82,21 +83,24 @@ extension Prefetcher {
             board.settleRepeat(claim, .succeeded)
             return true
         }
-        let options = plan.sets[item.setIndex].options
-        guard options.refresh != .http, options.variants.isEmpty,
-              CacheDecision.keeps(modifiedAt: row.modifiedAt, refresh: options.refresh, maxAge: job.cache.maxAge, now: Date())
+        // The set's options read in place (a copy costs a reference count for each of their lists), and
+        // the clock read once for the decision and the use.
+        let refresh = plan.sets[item.setIndex].options.refresh
+        let now = Date()
+        guard refresh != .http, plan.sets[item.setIndex].options.variants.isEmpty,
+              CacheDecision.keeps(modifiedAt: row.modifiedAt, refresh: refresh, maxAge: job.cache.maxAge, now: now)
         else { return false }
-        try settleCached(item, claim, at: location, rowID: row.id, hasURL: row.hasURL, entry: nil)
+        try settleCached(item, claim, at: location, rowID: row.id, hasURL: row.hasURL, entry: nil, now: now)
         return true
     }
 
-    /// Settles a key kept as cached: its use recorded (by its row id when known), its URL adopted
-    /// when its row had none, and the missing variants of `entry` made.
+    /// Settles a key kept as cached: its use at `now` recorded (by its row id when known), its URL
+    /// adopted when its row had none, and the missing variants of `entry` made.
     private func settleCached(_ item: PlanItem, _ claim: KeyClaim, at location: CacheLocation, rowID: Int64?,
-                              hasURL: Bool, entry: CacheEntry?) throws(CacheError) {
+                              hasURL: Bool, entry: CacheEntry?, now: Date) throws(CacheError) {
         let setName = plan.sets[item.setIndex].name
         if !settings.dryRun {
-            if let rowID { try cache.touch(rowID: rowID) } else { try cache.touch(location) }
+            if let rowID { try cache.touch(rowID: rowID, at: now) } else { try cache.touch(location, at: now) }
             if !hasURL { try cache.adopt(key: item.key, url: item.shownURL, setName: setName) }
             if let entry, case let missing = try missingVariants(plan.sets[item.setIndex], of: entry, key: item.key), !missing.isEmpty {
                 try makeMissingVariants(item, claim, entry: entry, missing: missing)
