@@ -248,7 +248,7 @@ package final class DiskCache: Sendable {
         _ location: CacheLocation, committedOnly: Bool = false, droppingGoneRows: Bool = true
     ) throws(CacheError) -> CacheEntry? {
         guard let entry = try index.entry(relativePath: location.relativePath, committedOnly: committedOnly) else { return nil }
-        return try present(entry, droppingGoneRow: droppingGoneRows)
+        return try isPresent(entry.relativePath, size: entry.size, droppingGoneRow: droppingGoneRows) ? entry : nil
     }
 
     /// As `lookup(_:committedOnly:)` for each of `locations`, in their order, with one index query for
@@ -256,8 +256,7 @@ package final class DiskCache: Sendable {
     func lookup(_ locations: [CacheLocation], committedOnly: Bool = false) throws(CacheError) -> [IndexedSummary?] {
         var rows = try index.summaries(relativePaths: locations.map(\.relativePath), committedOnly: committedOnly)
         for (position, location) in zip(rows.indices, locations) {
-            if let row = rows[position], !holdsFile(location.relativePath, size: row.size) {
-                try index.deleteEntry(relativePath: location.relativePath)
+            if let row = rows[position], try !isPresent(location.relativePath, size: row.size, droppingGoneRow: true) {
                 rows[position] = nil
             }
         }
@@ -274,14 +273,14 @@ package final class DiskCache: Sendable {
         return zip(paths, bodies).map { path, body in body.flatMap { holdsFile(path, size: $0.size) ? $0 : nil } }
     }
 
-    /// `entry` when its file is present with the recorded size; otherwise nil, and its row is dropped
-    /// with `droppingGoneRow`.
-    private func present(_ entry: CacheEntry, droppingGoneRow: Bool) throws(CacheError) -> CacheEntry? {
-        guard holdsFile(entry.relativePath, size: entry.size) else {
-            if droppingGoneRow { try index.deleteEntry(relativePath: entry.relativePath) }
-            return nil
+    /// Whether the file of the row at `relativePath` is present with the recorded `size`; when it is
+    /// not, the row is dropped with `droppingGoneRow`.
+    private func isPresent(_ relativePath: String, size: Int64, droppingGoneRow: Bool) throws(CacheError) -> Bool {
+        guard holdsFile(relativePath, size: size) else {
+            if droppingGoneRow { try index.deleteEntry(relativePath: relativePath) }
+            return false
         }
-        return entry
+        return true
     }
 
     /// Whether the file at `relativePath` is there with `size` bytes.

@@ -32,13 +32,9 @@ extension Prefetcher {
         // A key another job just failed may be in the ledger though this job's `ledgerInUse` is not set.
         let failure = entry == nil && (waited || ledgerInUse.load(ordering: .acquiring))
             ? try cache.index.failure(forKey: item.key) : nil
-        // A row or ledger entry written since this run started is its own work on a key the board has
-        // forgotten: counted once already, told to this set only. While the board has forgotten
-        // nothing, such a row is another process's (a second run on the cache), decided as any other.
-        if claim.settledWereForgotten, let entry, entry.modifiedAt >= started {
-            board.settleRepeat(claim, .succeeded)
-            return
-        }
+        // A row or a ledger entry written since this run started is its own work on a key the board
+        // has forgotten (`settleOwnRow`).
+        if let entry, settleOwnRow(claim, modifiedAt: entry.modifiedAt) { return }
         if claim.settledWereForgotten, let failure, failure.lastErrorAt >= started {
             let repeated = RunFailure(url: item.shownURL, set: setName, reason: failure.reason,
                                       httpStatus: failure.httpStatus, attempts: 0, message: "failed earlier in this run")
@@ -77,12 +73,7 @@ extension Prefetcher {
     /// key; false leaves the decision to the whole row.
     private func settleFromSummary(_ item: PlanItem, _ claim: KeyClaim, _ row: IndexedSummary,
                                    at location: CacheLocation) throws(CacheError) -> Bool {
-        // A row written since this run started is its own work on a key the board has forgotten (see
-        // `schedule`).
-        if claim.settledWereForgotten, row.modifiedAt >= started {
-            board.settleRepeat(claim, .succeeded)
-            return true
-        }
+        if settleOwnRow(claim, modifiedAt: row.modifiedAt) { return true }
         // The set's options read in place (a copy costs a reference count for each of their lists), and
         // the clock read once for the decision and the use.
         let refresh = plan.sets[item.setIndex].options.refresh
@@ -91,6 +82,16 @@ extension Prefetcher {
               CacheDecision.keeps(modifiedAt: row.modifiedAt, refresh: refresh, maxAge: job.cache.maxAge, now: now)
         else { return false }
         try settleCached(item, claim, at: location, rowID: row.id, hasURL: row.hasURL, entry: nil, now: now)
+        return true
+    }
+
+    /// Settles a key whose row, last written at `modifiedAt`, is this run's own work on a key the board
+    /// has forgotten: written since the run started, it was counted once already, and is told to this
+    /// set only. True when it did. While the board has forgotten nothing, such a row is another
+    /// process's (a second run on the cache), decided as any other.
+    private func settleOwnRow(_ claim: KeyClaim, modifiedAt: Date) -> Bool {
+        guard claim.settledWereForgotten, modifiedAt >= started else { return false }
+        board.settleRepeat(claim, .succeeded)
         return true
     }
 
