@@ -200,7 +200,8 @@ header_floor=$work/header-floor
 { skips header-floor && skips header-floor-2; } ||
     gcc -O2 -o "$header_floor" "$BENCH/header-floor/floor.c" -lcurl -lsqlite3 -lxxhash -lpthread
 
-# One TSV line per row: label, wall, cpu, rss KiB, exit status, check, connections accepted.
+# One TSV line per row: label, wall, cpu, rss KiB, exit status, check, connections accepted, user s,
+# system s.
 rows=$work/rows.tsv
 : >"$rows"
 row_count=0
@@ -263,16 +264,18 @@ medians() {
             name = $1; sub(/ \(round [0-9]+\)$/, "", name)
             if (!(name in runs)) order[++names] = name
             runs[name]++; walls[name] = walls[name] " " $2; cpus[name] = cpus[name] " " $3; rates[name] = rates[name] " " n / $2
-            conns[name] = conns[name] " " $7
+            conns[name] = conns[name] " " $7; users[name] = users[name] " " $8; syss[name] = syss[name] " " $9
         }
         END {
             for (i = 1; i <= names; i++) {
                 m = order[i]
-                printf "%s\t%d\t%.2f\t%.2f\t%.0f\t%s\t%s\n", m, runs[m], median(walls[m]), median(cpus[m]), median(rates[m]), substr(walls[m], 2), median(conns[m])
+                printf "%s\t%d\t%.2f\t%.2f\t%.0f\t%s\t%s\t%.2f\t%.2f\n", m, runs[m], median(walls[m]), median(cpus[m]), median(rates[m]),
+                    substr(walls[m], 2), median(conns[m]), median(users[m]), median(syss[m])
             }
         }' "$rows"
 }
-# median NAME FIELD: FIELD (3 wall, 4 CPU, 5 URLs/s) of NAME's medians line, 0 if none.
+# median NAME FIELD: FIELD (3 wall, 4 CPU, 5 URLs/s, 8 user, 9 system) of NAME's medians line, 0 if
+# none.
 median() {
     medians | awk -F '\t' -v name="$1" -v field="$2" '$1 == name { value = $field } END { print value + 0 }'
 }
@@ -308,9 +311,12 @@ measure() {
     after=$(accepted)
     row_connections=$((after - before - 1))
 }
-# end_row CHECK: ends the row measure began.
+# end_row CHECK: ends the row measure began, with its check, its connections and GNU time's user
+# and system seconds (the CPU column is their sum).
 end_row() {
-    printf '\t%s\t%s\n' "$1" "$row_connections" >>"$rows"
+    local user sys
+    read -r _ user sys _ < <(tail -n 1 "$work/time-$row_count")
+    printf '\t%s\t%s\t%s\t%s\n' "$1" "$row_connections" "$user" "$sys" >>"$rows"
 }
 
 # curl_row ROUND [https]: curl, one round, over HTTP/1.1 or HTTPS.
@@ -463,35 +469,36 @@ if ((delete_outputs)); then outputs_note="each deleted after its row"; else outp
     echo
     echo "$prefetchd_note"
     echo
-    echo "| tool | wall s | URLs/s | MB/s | CPU s | peak RSS MiB | connections | URLs/s vs curl (median) | check |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| tool | wall s | URLs/s | MB/s | CPU s | user s | system s | peak RSS MiB | connections | URLs/s vs curl (median) | check |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     curl_rate=$(median "curl --parallel" 5)
     curl_tls_rate=$(median "curl -k --parallel, HTTPS h2" 5)
     awk -F '\t' -v n="$images" -v bytes="$corpus_bytes" -v curl_rate="$curl_rate" -v curl_tls_rate="$curl_tls_rate" '
         {
-            if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | | %s |\n", $1, $6; next }
+            if ($2 == "" || $2 + 0 == 0) { printf "| %s | | | | | | | | | | %s |\n", $1, $6; next }
             rate = n / $2
             check = ($5 == 0) ? $6 : "exit " $5 "; " $6
             against = ($1 ~ /HTTPS/) ? curl_tls_rate : curl_rate
             ratio = (against > 0) ? sprintf("%.2f", rate / against) : ""
-            printf "| %s | %.2f | %.0f | %.1f | %.2f | %.1f | %s | %s | %s |\n",
-                $1, $2, rate, bytes / 1e6 / $2, $3, $4 / 1024, $7, ratio, check
+            printf "| %s | %.2f | %.0f | %.1f | %.2f | %.2f | %.2f | %.1f | %s | %s | %s |\n",
+                $1, $2, rate, bytes / 1e6 / $2, $3, $8, $9, $4 / 1024, $7, ratio, check
         }' "$rows"
     echo
     echo "URLs/s vs curl: HTTPS rows against curl's HTTPS median, the others against curl's HTTP/1.1 median." \
         "Connections: accepted by nginx while the row ran."
     echo
-    echo "| row | runs | median wall s | median CPU s | median URLs/s | median connections | each run's wall s |"
-    echo "|---|---:|---:|---:|---:|---:|---|"
-    medians | awk -F '\t' '{ printf "| %s | %d | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $7, $6 }'
+    echo "| row | runs | median wall s | median CPU s | median user s | median system s | median URLs/s | median connections | each run's wall s |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    medians | awk -F '\t' '{ printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $8, $9, $5, $7, $6 }'
     echo
-    # compare NAME AGAINST: one line, NAME's medians against AGAINST's (wall, URLs/s, CPU).
+    # compare NAME AGAINST: one line, NAME's medians against AGAINST's (URLs/s, CPU, user and system).
     compare() {
         awk -v name="$1" -v against="$2" -v r="$(median "$1" 5)" -v ar="$(median "$2" 5)" \
-            -v c="$(median "$1" 4)" -v ac="$(median "$2" 4)" 'BEGIN {
+            -v c="$(median "$1" 4)" -v ac="$(median "$2" 4)" -v u="$(median "$1" 8)" -v au="$(median "$2" 8)" \
+            -v s="$(median "$1" 9)" -v as="$(median "$2" 9)" 'BEGIN {
                 if (r == 0 || ar == 0) exit
-                printf "Medians of the rounds: %s %.0f URLs/s at %.2f CPU s, %s %.0f URLs/s at %.2f CPU s: %.2fx the URLs/s at %.2fx the CPU.\n",
-                    name, r, c, against, ar, ac, r / ar, (ac > 0 ? c / ac : 0) }'
+                printf "Medians of the rounds: %s %.0f URLs/s at %.2f CPU s (user %.2f, system %.2f), %s %.0f URLs/s at %.2f CPU s (user %.2f, system %.2f): %.2fx the URLs/s at %.2fx the CPU (user %.2fx, system %.2fx).\n",
+                    name, r, c, u, s, against, ar, ac, au, as, r / ar, (ac > 0 ? c / ac : 0), (au > 0 ? u / au : 0), (as > 0 ? s / as : 0) }'
     }
     compare "prefetchd validate: header" "curl --parallel"
     compare "header floor" "curl --parallel"
