@@ -47,7 +47,11 @@ package struct CacheMerger: Sendable {
 
     /// Merges every source in turn; `onAction` hears each entry's action.
     package func run(onAction: @escaping (Action) -> Void = { _ in }) throws(MergeError) -> MergeReport {
-        if sources.contains(destination) { throw .intoItself(path: destination) }
+        // Compared as the folders the paths resolve to: a symbolic link to the destination is the destination.
+        let resolvedDestination = ResolvedPath.of(destination)
+        if let source = sources.first(where: { ResolvedPath.of($0) == resolvedDestination }) {
+            throw .intoItself(path: source)
+        }
         let layout = try commonLayout()
         var report = MergeReport(dryRun: options.dryRun, sources: sources.count, destination: destination)
         let target = try MergeTarget.open(destination, layout: layout, dryRun: options.dryRun)

@@ -33,8 +33,8 @@ package struct MergeReport: Sendable, Equatable {
         let caches = counted(sources, "cache")
         return "merge\(dryRun ? " --dry-run" : ""): \(caches) into \(destination): \(added) \(would)added, "
             + "\(replaced) \(would)replaced, \(skipped) skipped (held with the same or a newer fetch), "
-            + "\(unreadable) unreadable in their source, \(strayVariants) variants of another body left out; "
+            + "\(unreadable) unreadable in their source, \(counted(strayVariants, "variant")) of another body left out; "
             + "\(ByteFormat.human(bytes)), \(linked) \(would)linked, \(copied) \(would)copied; "
-            + "\(failures) failure ledger rows and \(runs) runs \(would)taken"
+            + "\(counted(failures, "failure ledger row")) and \(counted(runs, "run")) \(would)taken"
     }
 }

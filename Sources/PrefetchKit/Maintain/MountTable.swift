@@ -15,7 +15,7 @@ enum MountTable {
     /// system's options). Anything else (an overlay, as in a container, whose lower disk the table
     /// does not show; a network or FUSE file system; a table that cannot be read) counts as waiting.
     static func mayWaitToFree(at path: String, table: String? = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) -> Bool {
-        guard let table, let mount = mount(holding: resolved(path), in: table) else { return true }
+        guard let table, let mount = mount(holding: ResolvedPath.of(path), in: table) else { return true }
         if inMemory.contains(mount.type) { return false }
         return !onABlockDevice.contains(mount.type) || mount.discards
     }
@@ -27,19 +27,6 @@ enum MountTable {
         guard let longest = holding.map(\.point.utf8.count).max() else { return nil }
         let candidates = holding.filter { $0.point.utf8.count == longest }
         return candidates.filter { top in !candidates.contains { $0.parent == top.id } }.max { $0.id < $1.id }
-    }
-
-    /// `path` absolute, with its symbolic links resolved as far as it exists (`realpath` of the
-    /// longest existing path above it, the rest appended).
-    static func resolved(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        if let real = realpath(url.path, nil) {
-            defer { free(real) }
-            return String(cString: real)
-        }
-        let parent = url.deletingLastPathComponent()
-        guard parent.path != url.path else { return url.path }
-        return (resolved(parent.path) as NSString).appendingPathComponent(url.lastPathComponent)
     }
 
     /// One line of the table: `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPER_OPTIONS`.

@@ -117,7 +117,7 @@ struct MergeTests {
         #expect(path.status == 0 && path.stdout.hasPrefix(fresh + "/"), "\(path.stdout)\(path.stderr)")
         // and the wide cache keeps its own original and variant: the narrow variant is of another body
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("0 added, 0 replaced, 1 skipped") && second.stderr.contains("1 variants of another body left out"),
+        #expect(second.stderr.contains("0 added, 0 replaced, 1 skipped") && second.stderr.contains("1 variant of another body left out"),
                 "\(second.stderr)")
         let heldCache = try DiskCache.open(at: held, layout: .native)
         let wideOriginal = try #require(try heldCache.lookup(key: key))
@@ -137,6 +137,31 @@ struct MergeTests {
             #expect(missing.status == 3 && missing.stderr.contains("no cache at \(folder)/nothing"), "\(missing.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder + "/d"))
         }
+    }
+
+    @Test func aSourceThatIsTheDestinationThroughASymbolicLinkIsRefused() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given a cache and a symbolic link to it
+            try storePNGs(at: folder + "/a", count: 2)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/a")
+
+            // Then merging it into itself through the link, either way round, is a usage error in one line
+            for arguments in [["merge", folder + "/link", "--into", folder + "/a"], ["merge", folder + "/a", "--into", folder + "/link"]] {
+                let merge = try Binary.run(arguments)
+                let lines = merge.unstampedStderr.split(separator: "\n")
+                #expect(merge.status == 2 && lines.count == 1 && lines[0].contains("is both a source and the destination"),
+                        "\(arguments): \(merge.stderr)")
+            }
+        }
+    }
+
+    @Test func aMergeOfOneFailureAndOneRunCountsThemInTheSingular() throws {
+        let harness = try RunHarness()
+        let job = try harness.job("one", sets: [harness.set("s", ["/ok/single-1", "/missing/single-a"])])
+        let source = harness.folder.path + "/source"
+        _ = try run(harness, job, into: source)
+        let merge = try Binary.run(["merge", source, "--into", harness.folder.path + "/merged"])
+        #expect(merge.status == 0 && merge.stderr.contains("1 failure ledger row and 1 run taken"), "\(merge.stderr)")
     }
 
     @Test func failureLedgersAndRunHistoriesAreMergedOnceWhateverTheReruns() throws {

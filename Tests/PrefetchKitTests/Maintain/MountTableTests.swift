@@ -41,8 +41,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let link = folder.path + "/to-shm"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/shm")
-        #expect(MountTable.resolved(link + "/cache/not-there") == "/dev/shm/cache/not-there")
-        #expect(MountTable.resolved(folder.path + "/missing/x").hasSuffix("/missing/x"))
+        #expect(ResolvedPath.of(link + "/cache/not-there") == "/dev/shm/cache/not-there")
+        #expect(ResolvedPath.of(folder.path + "/missing/x").hasSuffix("/missing/x"))
     }
 
     /// This machine's own table: /dev/shm is a tmpfs, so a clean there unlinks its files in place.
