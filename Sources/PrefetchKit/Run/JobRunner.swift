@@ -55,6 +55,7 @@ package final class JobRunner: Sendable {
         } catch {
             throw .jobFile(error)
         }
+        try checkOutputsOutsideCaches(jobs)
         // Checked before any cache is opened: without files to spare, the index or a body file would
         // fail to open part way, and look like a broken cache or a bad URL.
         let files = OpenFileBudget.current()
@@ -166,6 +167,19 @@ package final class JobRunner: Sendable {
         return Outcomes(outcomes: zip(jobs, outcomes).map { job, outcome in
             outcome ?? Self.notStarted(job, stoppedBy: signal == 0 ? SIGTERM : signal)
         }, rateWait: Self.milliseconds(shared.engine.rateWait(group: nil)))
+    }
+
+    /// A report written into a cache folder would replace the index or a cached body, or be swept
+    /// by the next clean: refused before anything is opened.
+    private func checkOutputsOutsideCaches(_ jobs: [Job]) throws(RunError) {
+        for job in jobs {
+            let cache = cachePath(of: job)
+            for (option, path) in [("report", options.reportPath), ("junit", options.junitPath)] {
+                if let path, path != "-", ResolvedPath.isInside(path, folder: cache) {
+                    throw .outputInsideCache(option: option, path: path, cache: cache)
+                }
+            }
+        }
     }
 
     /// The folder of the job's cache: `--cache`, else its `cache.path`.

@@ -78,6 +78,9 @@ enum RunCommand {
                 throw UsageError("run: --\(option) \(path) cannot be written: \(problem)")
             }
         }
+        if let report = options.reportPath, let junit = options.junitPath, ResolvedPath.of(report) == ResolvedPath.of(junit) {
+            throw UsageError("run: --report and --junit name the same file, \(report); give each a file of its own")
+        }
         let verbosity: RunLog.Verbosity = arguments.has("quiet") ? .quiet : arguments.has("verbose") ? .verbose : .normal
         let json = Log.format == .json
         options.log = RunLog(format: Log.format, verbosity: verbosity)
@@ -93,6 +96,8 @@ enum RunCommand {
         } catch {
             if case .jobFile = error {
                 diagnostics.report(.usage, "\(error)")
+            } else if case .outputInsideCache = error {
+                diagnostics.report(.usage, "prefetchd run: \(error)")
             } else {
                 diagnostics.report(.environment, "prefetchd run: \(error)")
             }

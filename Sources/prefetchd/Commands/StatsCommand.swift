@@ -34,6 +34,9 @@ enum StatsCommand {
         if let output = arguments.value("output"), let problem = AtomicFile.problem(writing: output) {
             throw UsageError("stats: --output \(output) cannot be written: \(problem)")
         }
+        if let output = arguments.value("output"), output != "-", ResolvedPath.isInside(output, folder: target.folder) {
+            throw UsageError("stats: --output \(output) is inside the cache folder \(target.folder); write it elsewhere")
+        }
         let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
         do throws(MaintenanceError) {
             let overrides = LimitOverrides(jobFile: target.settings.map(CacheLimits.init))

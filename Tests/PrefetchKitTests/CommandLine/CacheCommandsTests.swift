@@ -62,6 +62,33 @@ import Testing
         #expect(miss.stderr.contains("not cached"))
     }
 
+    /// A report, a JUnit file or a stats file named inside the cache folder would replace the index or a
+    /// cached body: refused in one line before anything is done, the cache as it was.
+    @Test func anOutputFileInsideTheCacheFolderIsRefused() throws {
+        let (folder, _, job) = try fixture()
+        let cached = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "cache"], in: folder.url).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let index = folder.file("cache/index.sqlite").path
+        let before = try Data(contentsOf: URL(fileURLWithPath: index))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link").path, withDestinationPath: folder.file("cache").path)
+        let attempts: [([String], String)] = [
+            (["run", job.path, "--report", "cache/index.sqlite"], "run: --report cache/index.sqlite is inside the cache folder"),
+            (["run", job.path, "--junit", cached], "run: --junit \(cached) is inside the cache folder"),
+            (["run", job.path, "--cache", "link", "--report", "cache/run.json"], "is inside the cache folder"),
+            (["stats", "--cache", "cache", "-o", "cache/index.sqlite"], "stats: --output cache/index.sqlite is inside the cache folder"),
+            (["stats", "--cache", "link", "--output", "cache/ab/stats.txt"], "is inside the cache folder"),
+        ]
+        for (arguments, says) in attempts {
+            let outcome = try Binary.run(arguments, in: folder.url)
+            let lines = outcome.unstampedStderr.split(separator: "\n")
+            #expect(outcome.status == 2 && lines.count == 1 && lines[0].contains(says), "\(arguments): \(outcome.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cached)) == Data(ImageFixtures.png(width: 4, height: 3)))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cache/run.json").path))
+        #expect(try Binary.run(["stats", "--cache", "cache"], in: folder.url).status == 0)
+    }
+
     @Test func pathWithoutACacheCreatesNothing() throws {
         let folder = try TemporaryDirectory()
         let outcome = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "nowhere"], in: folder.url)
