@@ -59,8 +59,12 @@ package struct ConnectTarget: Sendable, Equatable {
     }
 
     /// libcurl's `HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT`, an empty part meaning any (or the same).
+    /// HOST in the one spelling `matches` compares: libcurl compares it, case aside, with the URL's
+    /// host as it resolves it (an international name's A-label, no trailing dot), so `Bücher.test.`
+    /// as given would match no URL.
     var curlEntry: String {
-        "\(Self.bracketed(host)):\(port.map(String.init) ?? ""):\(Self.bracketed(toHost)):\(toPort.map(String.init) ?? "")"
+        let host = HostName.normalized(host) ?? host
+        return "\(Self.bracketed(host)):\(port.map(String.init) ?? ""):\(Self.bracketed(toHost)):\(toPort.map(String.init) ?? "")"
     }
 
     func matches(host other: String, port otherPort: Int) -> Bool {

@@ -69,6 +69,25 @@ struct FetchTrustTests {
         #expect(try edge.get("/hits/refused").body == Data("0".utf8))
     }
 
+    /// An entry's host matches the URL's in any spelling of the name: letters' case, a trailing dot,
+    /// an international name in any of its forms.
+    @Test func connectToMatchesTheHostWhateverItsSpelling() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let edge = try FixtureServer()
+        defer { edge.stop() }
+        // (The engine takes URLs as a run hands them over: an international host already as its A-label.)
+        let spellings = [("Bücher.TEST.", "xn--bcher-kva.test"), ("bücher\u{FF0E}test", "xn--bcher-kva.test"), ("dot.test.", "dot.test")]
+        for (index, (entry, urlHost)) in spellings.enumerated() {
+            var request = harness.request("/count/spelling-\(index)")
+            request.url = "http://\(urlHost):\(harness.server.port)/count/spelling-\(index)"
+            request.route.connectTo = [ConnectTarget(host: entry, toHost: "127.0.0.1", toPort: edge.port)]
+            let result = await harness.engine.fetch(request)
+            #expect(result.response?.kind == .ok, "\(entry) for \(urlHost): \(String(describing: result.error))")
+            #expect(try edge.get("/hits/spelling-\(index)").body == Data("1".utf8), "\(entry) for \(urlHost)")
+        }
+    }
+
     /// An entry for another port leaves the URL's own connection alone.
     @Test func connectToWithAPortMatchesThatPortOnly() async throws {
         let harness = try FetchHarness()
