@@ -58,10 +58,14 @@ struct ArgumentParser {
                       into parsed: inout ParsedArguments) throws(UsageError) {
         let name = spec.name
         guard let placeholder = spec.value else {
-            parsed.flags.insert(name)
+            guard parsed.flags.insert(name).inserted else {
+                throw UsageError("\(command): --\(name) given twice")
+            }
             return
         }
-        guard let value = inline ?? rest.popFirst() else {
+        // An empty value (`--cache=` or `--cache ""`) is as missing as none: taken as given, an empty
+        // folder would be the current one.
+        guard let value = inline ?? rest.popFirst(), !value.isEmpty else {
             throw UsageError("\(command): --\(name) needs a value (\(placeholder))")
         }
         if !spec.choices.isEmpty && !spec.choices.contains(value) {

@@ -19,6 +19,10 @@ enum Tool {
             diagnostics.report(.usage)
             return diagnostics.exitStatus
         }
+        if ["--help", "-h", "--version", "-V"].contains(first), arguments.count > 1 {
+            diagnostics.report(.usage, "prefetchd: \(first) takes no arguments; `prefetchd COMMAND --help` shows a command's help")
+            return diagnostics.exitStatus
+        }
         switch first {
         case "--help", "-h":
             Console.out(Help.forStandardOutput.tool(commands: commands))

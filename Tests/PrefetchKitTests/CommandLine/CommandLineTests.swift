@@ -44,12 +44,18 @@ import Testing
     }
 
     /// Command lines with a mistake, and what the error says: an unknown option suggests the nearest
-    /// one, an option without its value or with one outside its choices says so, and no arguments at
-    /// all prints the usage.
+    /// one, an option without its value (or with an empty one) or with one outside its choices says so,
+    /// an option or flag given twice too, and no arguments at all prints the usage.
     @Test(arguments: [
         (["run", "x.yaml", "--concurency", "3"], "unknown option `--concurency`; did you mean `--concurrency`?"),
         (["stats", "--format"], "--format needs a value (FORMAT)"),
         (["stats", "--format=xml"], "--format must be one of text, json, prometheus, html, not `xml`"),
+        (["-V", "extra"], "prefetchd: -V takes no arguments"),
+        (["--help", "run"], "prefetchd: --help takes no arguments; `prefetchd COMMAND --help` shows a command's help"),
+        (["stats", "--cache="], "stats: --cache needs a value (DIR)"),
+        (["run", "x.yaml", "--cache", ""], "run: --cache needs a value (DIR)"),
+        (["fsck", "--cache", "c", "--repair", "--repair"], "fsck: --repair given twice"),
+        (["run", "x.yaml", "--report", "same.json", "--junit", "./same.json"], "run: --report and --junit name the same file"),
         ([], "Usage: prefetchd COMMAND"),
     ] as [([String], String)])
     func aMistakeExits2AndSaysWhat(arguments: [String], says: String) throws {
