@@ -1,3 +1,5 @@
+import Foundation
+
 extension JobDecoder {
     static let topKeys = ["version", "name", "cache", "defaults", "network", "hosts", "sets"]
     static let cacheKeys = ["path", "layout", "max_size", "max_age", "expire_by", "trim_to", "durable"]
@@ -102,7 +104,8 @@ extension JobDecoder {
         return hosts.count == items.count ? hosts : nil
     }
 
+    /// `path` against `workingDirectory` when relative, without `.` and `..` parts, as `--cache` is read.
     static func absolute(_ path: String, in workingDirectory: String) -> String {
-        path.hasPrefix("/") ? path : "\(workingDirectory)/\(path)"
+        URL(fileURLWithPath: path.hasPrefix("/") ? path : "\(workingDirectory)/\(path)").standardizedFileURL.path
     }
 }

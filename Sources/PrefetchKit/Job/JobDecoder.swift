@@ -99,12 +99,15 @@ struct JobDecoder {
 
     mutating func int(_ node: YAMLNode, _ path: String, in range: ClosedRange<Int>) -> Int? {
         guard let text = string(node, path) else { return nil }
+        let bound = range.upperBound == .max ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
         guard let value = Int(text) else {
-            report(node, path, "`\(text)` is not a whole number")
+            // Digits too many for a 64-bit number are a number out of range, not something else.
+            let digits = text.first.map { "+-".contains($0) } == true ? text.dropFirst() : text[...]
+            let isWhole = !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+            report(node, path, isWhole ? "\(text) is out of range; use \(bound)" : "`\(text)` is not a whole number")
             return nil
         }
         guard range.contains(value) else {
-            let bound = range.upperBound == .max ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
             report(node, path, "\(value) is out of range; use \(bound)")
             return nil
         }

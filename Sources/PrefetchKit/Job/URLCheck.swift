@@ -8,8 +8,18 @@ internal import Glibc
 ///
 /// Runs once per URL file line, so the long scans are done by libc's `strcspn`.
 package enum URLCheck {
+    /// The most of a refused text a message quotes: what is not a URL at all (a line of a binary file
+    /// read as a URL list) is shown as far as it tells what it is.
+    static let shownCharacters = 80
+
     /// Every byte a URL may not contain: controls, space and DEL.
     private static let forbidden = String(decoding: Array(1...0x20) + [0x7F], as: UTF8.self)
+
+    /// `url` as a message quotes it: its password hidden, its first `shownCharacters` only.
+    private static func shortened(_ url: String) -> String {
+        let shown = redactedRefused(url)
+        return shown.count > shownCharacters ? "\(shown.prefix(shownCharacters))..." : shown
+    }
 
     /// Why `url` is not usable, or nil when it is. The message shows the URL with its password hidden.
     package static func problem(_ url: String) -> String? {
@@ -17,11 +27,11 @@ package enum URLCheck {
         return url.withCString { text -> String? in
             let https = strncasecmp(text, "https://", 8) == 0
             guard https || strncasecmp(text, "http://", 7) == 0 else {
-                return "`\(redactedRefused(url))` is not an absolute http or https URL"
+                return "`\(shortened(url))` is not an absolute http or https URL"
             }
             let clean = strcspn(text, forbidden)
             guard clean == length else {
-                return "`\(redactedRefused(url))` contains a space or control character at character \(clean + 1)"
+                return "`\(shortened(url))` contains a space or control character at character \(clean + 1)"
             }
             let authority = text + (https ? 8 : 7)
             let authorityLength = strcspn(authority, "/?#")

@@ -315,6 +315,15 @@ import Testing
         expectDiagnostic(diagnostics, line: 2, column: 38, keyPath: "defaults.retries", contains: "-1 is out of range; use 0...100")
         expectDiagnostic(diagnostics, line: 3, column: 7, keyPath: "sets", contains: "needs at least one set")
 
+        // Digits too many for any whole number the key could take are out of range, not something else
+        let huge = try folder.diagnostics("""
+            version: 1
+            defaults: { concurrency: 99999999999999999999999, retries: -99999999999999999999999 }
+            sets: [{ name: a, urls: ["https://x.example/1.png"] }]
+            """)
+        expectDiagnostic(huge, line: 2, column: 26, keyPath: "defaults.concurrency", contains: "99999999999999999999999 is out of range; use 1...1024")
+        expectDiagnostic(huge, line: 2, column: 60, keyPath: "defaults.retries", contains: "-99999999999999999999999 is out of range; use 0...100")
+
         let perHost = try folder.diagnostics("""
             version: 1
             defaults: { concurrency: 4, per_host: 8 }

@@ -22,6 +22,19 @@ import Testing
         #expect(problem.contains("is not a URL libcurl can fetch"))
     }
 
+    /// A line that is no URL at all (a binary file given as the URL list) is quoted as far as it tells
+    /// what it is, so that one such line is one short line of message.
+    @Test func aLongRefusedTextIsShortenedInTheMessage() throws {
+        let garbage = String(repeating: "\u{FFFD}\u{1}PK", count: 100)
+        for text in [garbage, "ftp://" + String(repeating: "a", count: 300)] {
+            let problem = try #require(URLCheck.problem(text))
+            #expect(problem.count < URLCheck.shownCharacters + 80, "\(problem)")
+            #expect(problem.contains("...`"), "\(problem)")
+        }
+        let short = try #require(URLCheck.problem("ftp://x.example/a.png"))
+        #expect(short == "`ftp://x.example/a.png` is not an absolute http or https URL")
+    }
+
     @Test(arguments: [
         "http://user@x.example/a.png", "http://[::1]:8080/a.png", "http://x.example:/a.png", "http://xn--caf-dma.example/",
     ])
