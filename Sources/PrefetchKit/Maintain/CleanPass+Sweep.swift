@@ -4,10 +4,6 @@ import Foundation
 /// so that part visits a rotating share of the fan-out folders per clean (`orphanSweepRounds`),
 /// one folder per batch, its rows read by the range of row ids of its slice (`IndexRowID`).
 extension CleanPass {
-    /// Names in the cache folder that belong to the cache itself.
-    static let ownNames: Set<String> = [
-        "index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "index.sqlite-journal", "CACHEDIR.TAG", "clean.lock", "tmp",
-    ]
     /// The meta key holding the next folder the orphan sweep visits.
     static let sweepCursorKey = "clean_sweep_cursor"
 
@@ -58,7 +54,7 @@ extension CleanPass {
         let start = try wrap { () throws(CacheError) in try cache.index.meta(Self.sweepCursorKey) }.flatMap(Int.init) ?? 0
         report.totalFolders = slices
         var flat: [String: [String]] = [:]
-        for name in rootNames where !Self.ownNames.contains(name) {
+        for name in rootNames where !CacheOwnedPath.rootNames.contains(name) {
             switch cache.layout {
             case .native:
                 if !(name.count == 2 && DiskCache.isLowerHex(name)) { report.foreign.add(size(of: name)) }

@@ -169,13 +169,13 @@ package final class JobRunner: Sendable {
         }, rateWait: Self.milliseconds(shared.engine.rateWait(group: nil)))
     }
 
-    /// A report written into a cache folder would replace the index or a cached body, or be swept
-    /// by the next clean: refused before anything is opened.
+    /// A report written where a cache keeps its own files would replace the index or a cached body, or
+    /// be swept by the next clean: refused before anything is opened.
     private func checkOutputsOutsideCaches(_ jobs: [Job]) throws(RunError) {
         for job in jobs {
             let cache = cachePath(of: job)
             for (option, path) in [("report", options.reportPath), ("junit", options.junitPath)] {
-                if let path, path != "-", ResolvedPath.isInside(path, folder: cache) {
+                if let path, path != "-", CacheOwnedPath.isOwned(path, root: cache) {
                     throw .outputInsideCache(option: option, path: path, cache: cache)
                 }
             }

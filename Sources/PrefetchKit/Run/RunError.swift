@@ -10,8 +10,8 @@ package enum RunError: Error, CustomStringConvertible {
     case output(path: String, message: String)
     /// The open-file limit, even raised to its hard limit, leaves no room for one transfer (exit 3).
     case openFiles(limit: Int, needed: Int)
-    /// `--report` or `--junit` names a file inside a job's cache folder, where it would replace the
-    /// index or a cached body (exit 2, nothing fetched).
+    /// `--report` or `--junit` names one of a job's cache's own places (`CacheOwnedPath`), where it would
+    /// replace the index or a cached body (exit 2, nothing fetched).
     case outputInsideCache(option: String, path: String, cache: String)
 
     package var description: String {
@@ -25,7 +25,7 @@ package enum RunError: Error, CustomStringConvertible {
         case .openFiles(let limit, let needed):
             "the open-file limit (ulimit -n) is \(limit); a run needs at least \(needed)"
         case .outputInsideCache(let option, let path, let cache):
-            "--\(option) \(path) is inside the cache folder \(cache); write it elsewhere"
+            "--\(option) \(path) is where the cache \(cache) keeps its own files; write it elsewhere"
         }
     }
 }

@@ -14,10 +14,4 @@ package enum ResolvedPath {
         guard parent.path != url.path else { return url.path }
         return (of(parent.path) as NSString).appendingPathComponent(url.lastPathComponent)
     }
-
-    /// True when `path` is the folder `folder` or lies anywhere under it.
-    package static func isInside(_ path: String, folder: String) -> Bool {
-        let path = of(path), folder = of(folder)
-        return path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
-    }
 }

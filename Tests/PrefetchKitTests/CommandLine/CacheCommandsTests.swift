@@ -62,9 +62,10 @@ import Testing
         #expect(miss.stderr.contains("not cached"))
     }
 
-    /// A report, a JUnit file or a stats file named inside the cache folder would replace the index or a
-    /// cached body: refused in one line before anything is done, the cache as it was.
-    @Test func anOutputFileInsideTheCacheFolderIsRefused() throws {
+    /// A report, a JUnit file or a stats file named where the cache keeps its own files would replace the
+    /// index or a cached body: refused in one line before anything is done, the cache as it was. Another
+    /// name at the top of the cache folder is the user's to use.
+    @Test func anOutputFileWhereTheCacheKeepsItsOwnIsRefused() throws {
         let (folder, _, job) = try fixture()
         let cached = try Binary.run(["path", "\(Self.base)/a.png", "--cache", "cache"], in: folder.url).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -72,11 +73,12 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: index))
         try FileManager.default.createSymbolicLink(atPath: folder.file("link").path, withDestinationPath: folder.file("cache").path)
         let attempts: [([String], String)] = [
-            (["run", job.path, "--report", "cache/index.sqlite"], "run: --report cache/index.sqlite is inside the cache folder"),
-            (["run", job.path, "--junit", cached], "run: --junit \(cached) is inside the cache folder"),
-            (["run", job.path, "--cache", "link", "--report", "cache/run.json"], "is inside the cache folder"),
-            (["stats", "--cache", "cache", "-o", "cache/index.sqlite"], "stats: --output cache/index.sqlite is inside the cache folder"),
-            (["stats", "--cache", "link", "--output", "cache/ab/stats.txt"], "is inside the cache folder"),
+            (["run", job.path, "--report", "cache/index.sqlite"], "run: --report cache/index.sqlite is where the cache"),
+            (["run", job.path, "--junit", cached], "run: --junit \(cached) is where the cache"),
+            (["run", job.path, "--cache", "link", "--report", "cache/tmp/run.json"], "keeps its own files; write it elsewhere"),
+            (["stats", "--cache", "cache", "-o", "cache/index.sqlite"], "stats: --output cache/index.sqlite is where the cache"),
+            (["stats", "--cache", "link", "--output", "cache/ab/stats.txt"], "keeps its own files"),
+            (["stats", "--cache", "cache", "-o", "cache/CACHEDIR.TAG"], "keeps its own files"),
         ]
         for (arguments, says) in attempts {
             let outcome = try Binary.run(arguments, in: folder.url)
@@ -85,8 +87,11 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == before)
         #expect(try Data(contentsOf: URL(fileURLWithPath: cached)) == Data(ImageFixtures.png(width: 4, height: 3)))
-        #expect(!FileManager.default.fileExists(atPath: folder.file("cache/run.json").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("cache/tmp/run.json").path))
         #expect(try Binary.run(["stats", "--cache", "cache"], in: folder.url).status == 0)
+        // while a file of another name at the top of the cache folder is written
+        let beside = try Binary.run(["stats", "--cache", "cache", "-o", "cache/stats.txt"], in: folder.url)
+        #expect(beside.status == 0 && FileManager.default.fileExists(atPath: folder.file("cache/stats.txt").path), "\(beside.stderr)")
     }
 
     @Test func pathWithoutACacheCreatesNothing() throws {

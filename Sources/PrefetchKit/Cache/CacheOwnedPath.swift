@@ -1,0 +1,25 @@
+/// The places in a cache folder that are the cache's own: a file written there by hand (a report, a
+/// stats file) would replace the index, its marker or lock, or a cached body, or be taken for one of
+/// them by the next clean or fsck. Anything else in the folder, such as a file of another name at its
+/// top, the cache leaves alone.
+package enum CacheOwnedPath {
+    /// The cache's own names at the top of its folder, in either layout.
+    static let rootNames: Set<String> = [
+        "index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "index.sqlite-journal", "CACHEDIR.TAG", "clean.lock", "tmp",
+    ]
+
+    /// True when `path` is the cache folder `root` itself or one of its own places in either layout:
+    /// a name of `rootNames` or an index set aside (`index.sqlite...`), anything under `tmp/` or a
+    /// fan-out folder (`ab/`), or a body named as the SDWebImage layout names them.
+    package static func isOwned(_ path: String, root: String) -> Bool {
+        let path = ResolvedPath.of(path), root = ResolvedPath.of(root)
+        guard path != root else { return true }
+        let top = root.hasSuffix("/") ? root : root + "/"
+        guard path.hasPrefix(top) else { return false }
+        let components = path.dropFirst(top.count).split(separator: "/", omittingEmptySubsequences: true)
+        guard let first = components.first.map(String.init) else { return true }
+        if rootNames.contains(first) || first.hasPrefix("index.sqlite") { return true }
+        if first.utf8.count == 2 && DiskCache.isLowerHex(first) { return true }
+        return components.count == 1 && DiskCache.isSDWebImageName(first)
+    }
+}
