@@ -66,9 +66,9 @@ package struct CacheStats: Sendable, Equatable {
         let fetched = try index.timeRange(of: "fetched_at")
         var stats = CacheStats(
             cache: cache.root, layout: cache.layout, entries: all?.entries ?? 0, bytes: all?.bytes ?? 0, limits: limits,
-            byFormat: try index.totals("format").map { named($0, "unknown") },
-            bySet: try index.totals("set").map { named($0, "(none)") },
-            byHost: try index.totals("host").map { named($0, "(unknown)") },
+            byFormat: merged(try index.totals("format").map { named($0, "unknown") }),
+            bySet: merged(try index.totals("set").map { named($0, "(none)") }),
+            byHost: merged(try index.totals("host").map { named($0, "(unknown)") }),
             oldest: fetched?.oldest, newest: fetched?.newest,
             leastRecentlyUsed: try index.timeRange(of: "accessed_at")?.oldest,
             accessAges: histogram(try index.totals("accessed_hour"), now: now),
@@ -76,7 +76,7 @@ package struct CacheStats: Sendable, Equatable {
             largest: try index.largestEntries(limit: largestCount),
             failures: try index.failureCounts(by: .reason),
             runs: try index.recentRuns(limit: runCount), generated: now)
-        stats.failuresByHost = try index.failureCounts(by: .host).map { named($0, "(unknown)") }
+        stats.failuresByHost = merged(try index.failureCounts(by: .host).map { named($0, "(unknown)") }) { Int64($0.entries) }
         stats.variants = try index.variantTotal()
         stats.lastClean = try index.lastClean()
         return stats
@@ -86,6 +86,28 @@ package struct CacheStats: Sendable, Equatable {
         var group = group
         if group.name.isEmpty { group.name = fallback }
         return group
+    }
+
+    /// One group for each name as the reports show it. Names the index holds apart can read the same:
+    /// a set named `(none)` beside the entries of no set, or `café` spelt composed in one job and
+    /// decomposed in another (one name to Swift, which the JSON object's keys are, two to SQLite).
+    /// Their counts are added up, largest first again (by `size`: bytes, or for failures entries) and
+    /// then by name, as the index orders them.
+    static func merged(_ groups: [CacheGroupTotal], size: (CacheGroupTotal) -> Int64 = \.bytes) -> [CacheGroupTotal] {
+        var merged: [CacheGroupTotal] = []
+        var places: [String: Int] = [:]
+        for group in groups {
+            guard let place = places[group.name] else {
+                places[group.name] = merged.count
+                merged.append(group)
+                continue
+            }
+            merged[place].entries += group.entries
+            merged[place].bytes += group.bytes
+            merged[place].frames += group.frames
+        }
+        guard merged.count < groups.count else { return merged }
+        return merged.sorted { (size($0), $1.name) > (size($1), $0.name) }
     }
 
     /// Sorts hour totals into the age buckets; an hour's age is measured from its end, so an entry is

@@ -80,6 +80,30 @@ import Testing
         }
     }
 
+    /// Set names the index holds apart but the reports show alike (a set named `(none)` beside the
+    /// entries of no set; `café` composed in one job and decomposed in another) are one group, their
+    /// counts added, in every format: JSON keys them by name, and Prometheus would have two series of
+    /// one label set.
+    @Test func setNamesThatReadAlikeAreOneGroup() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let sets: [String?] = ["caf\u{E9}", "cafe\u{301}", "cafe\u{301}", "(none)", nil, "main"]
+            for (number, set) in sets.enumerated() {
+                let key = "https://x.example/\(number).png"
+                try cache.store(data: pngLikeBody(number, length: 100), as: NewEntry(url: key, key: key, setName: set))
+            }
+            try cache.flush()
+            let stats = try CacheStats.collect(from: cache)
+            #expect(stats.bySet.map(\.name) == ["caf\u{E9}", "(none)", "main"], "\(stats.bySet)")
+            #expect(stats.bySet.map(\.entries) == [3, 2, 1])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8)) as? [String: Any])
+            let bySet = try #require(json["by_set"] as? [String: Any])
+            #expect(bySet.count == 3)
+            let prometheus = StatsFormat.prometheus.render(stats).split(separator: "\n").filter { $0.hasPrefix("prefetchd_cache_set_entries{") }
+            #expect(prometheus.count == 3 && Set(prometheus.map { $0.split(separator: " ")[0] }).count == 3, "\(prometheus)")
+        }
+    }
+
     @Test func prometheusLinesParseAndCarryTheTotals() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
@@ -181,7 +205,7 @@ import Testing
 
             let empty = try Binary.run(["stats", "--cache", folder, "--output", ""])
             #expect(empty.status == 2)
-            #expect(empty.stderr.contains("no file name given"), "\(empty.stderr)")
+            #expect(empty.stderr.contains("--output needs a value (FILE)"), "\(empty.stderr)")
         }
     }
 
