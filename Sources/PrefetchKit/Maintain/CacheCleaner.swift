@@ -96,7 +96,19 @@ package struct CacheCleaner: Sendable {
         var pass = CleanPass(
             cleaner: self, dryRun: dryRun, now: now, onItem: onItem, remover: remover,
             reading: WorkerPool(name: "prefetchd.clean.read", width: 1), batchLimit: max(1, remover.batchFiles / 4))
-        try body(&pass)
+        do {
+            try body(&pass)
+        } catch {
+            // A batch that failed part way (a file that cannot be unlinked) has unlinked some of its
+            // files, and its rows are back: its journal still names them, so those rows go now, as the
+            // next clean would drop them, rather than stand for files that are gone until then.
+            if !dryRun {
+                var dropped = CleanReport(dryRun: false)
+                remover.settle()
+                try? pass.finishInterruptedRemovals(into: &dropped)
+            }
+            throw error
+        }
         try pass.retrying { () throws(CacheError) in try cache.flush() }
         if !dryRun { try pass.retrying { () throws(CacheError) in try cache.index.refillLargestIfShort() } }
     }

@@ -336,6 +336,32 @@ import Testing
         }
     }
 
+    @Test func aFileThatCannotBeRemovedKeepsItsRowAndTheRestOfItsBatchIsDropped() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given five expired entries, one of whose files is a folder with something in it (unlink
+            // fails with EISDIR, as a file the clean has no permission to remove would fail)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try fillCache(cache, count: 5)
+            let old = Date().addingTimeInterval(-40 * 86_400)
+            for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+            let stuck = cache.root + "/" + cache.relativePath(forKey: keys[2])
+            #expect(unlink(stuck) == 0 && mkdir(stuck, 0o755) == 0)
+            try Data("x".utf8).write(to: URL(fileURLWithPath: stuck + "/inside"))
+
+            // When a clean expires them, it fails on that file
+            #expect(throws: MaintenanceError.self) { try CacheCleaner(cache, policy: testPolicy(maxAge: 30 * 86_400)).run() }
+
+            // Then the rows of the files it did remove are gone with them, the stuck one's row stays,
+            // and the index agrees with the files
+            #expect(try cache.index.entryCount() == 1)
+            #expect(try cache.index.entry(relativePath: cache.relativePath(forKey: keys[2])) != nil)
+            for key in keys where key != keys[2] {
+                #expect(!FileManager.default.fileExists(atPath: cache.root + "/" + cache.relativePath(forKey: key)))
+            }
+            #expect(try CacheStats.collect(from: cache).entries == 1)
+        }
+    }
+
     @Test func aSecondCleanGivesUpWhileTheFirstHoldsTheLock() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
