@@ -40,8 +40,9 @@ package struct CacheCleaner: Sendable {
             try pass.sweepTemp(into: &report)
             try pass.sweepOrphans(into: &report)
         }
+        // A dry run's prediction: the rows it would drop gone, the orphans it would index come in.
         report.bytesAfter = dryRun
-            ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes
+            ? report.bytesBefore - report.expired.bytes - report.trimmed.bytes - report.missingFiles.bytes + report.orphans.bytes
             : try currentBytes()
         report.duration = Date().timeIntervalSince(started)
         if !dryRun { record(report, log: log) }
