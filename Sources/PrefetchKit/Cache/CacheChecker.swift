@@ -10,6 +10,8 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(relativePath: String, expected: String, actual: String)
     /// The injected validator refused the file.
     case invalidFile(relativePath: String, reason: String)
+    /// What is under an entry's name cannot be read as its file: a folder, or a file fsck may not open.
+    case unreadableFile(relativePath: String, reason: String)
     /// A temp file older than the longest possible transfer (path relative to the cache folder).
     case staleTemp(relativePath: String)
     /// A partial body's row (`DiskCache+Partials`) whose file is gone; the path is the row's.
@@ -22,8 +24,8 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     package var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
-            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .staleTemp(let path), .linkedFolder(let path, _),
-            .lostPartial(let path):
+            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .unreadableFile(let path, _), .staleTemp(let path),
+            .linkedFolder(let path, _), .lostPartial(let path):
             path
         case .totalsMismatch: "index.sqlite"
         }
@@ -36,6 +38,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .sizeMismatch(let path, let expected, let actual): "\(path): \(actual) bytes, index says \(expected)."
         case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
         case .invalidFile(let path, let reason): "\(path): \(reason)"
+        case .unreadableFile(let path, let reason): "\(path): cannot be read as the entry's file: \(reason)"
         case .staleTemp(let path): "\(path): abandoned temp file."
         case .lostPartial(let path): "\(path): a partial body the index records is missing."
         case .linkedFolder(let path, let what): "\(path): the cache's own folder is \(what); nothing is read or written through it."
@@ -76,7 +79,14 @@ package struct CacheChecker: Sendable {
         // that is not an image at all came from a `validate: none` set and is indexed as it is.
         for relativePath in unindexed.sorted() {
             let path = cache.root + "/" + relativePath
-            if try DiskCache.sniffFormat(path) != nil, let reason = validate(path) {
+            let format: ImageFormat?
+            do {
+                format = try DiskCache.sniffFormat(path)
+            } catch {
+                problems.append(.unreadableFile(relativePath: relativePath, reason: error.description))
+                continue
+            }
+            if format != nil, let reason = validate(path) {
                 problems.append(.invalidFile(relativePath: relativePath, reason: reason))
             } else {
                 problems.append(.orphanFile(relativePath: relativePath))
@@ -89,43 +99,67 @@ package struct CacheChecker: Sendable {
 
     /// Fixes `problems`: rows without files are dropped, bad files are deleted with their rows,
     /// orphans get rows from the rescan code, stale temps are deleted; totals that disagree with the
-    /// rows are computed again from them, after the other repairs.
+    /// rows are computed again from them, after the other repairs. One that cannot be fixed (a file
+    /// fsck may not remove) does not stop the others: the first such failure is thrown at the end.
     package func repair(_ problems: [CacheProblem]) throws(CacheError) {
+        var failure: CacheError?
         for problem in problems {
-            switch problem {
-            case .missingFile(let path):
-                try cache.index.deleteEntry(relativePath: path)
-            case .orphanFile(let path):
-                try cache.index.insertIfMissing(try cache.entryForFile(path))
-            case .sizeMismatch(let path, _, _), .checksumMismatch(let path, _, _), .invalidFile(let path, _):
-                try cache.remove(relativePath: path)
-            case .staleTemp(let path):
-                let absolute = cache.root + "/" + path
-                guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
-            case .lostPartial(let path):
-                for record in try cache.index.partials() where record.relativePath == path {
-                    try cache.index.deletePartial(forKey: record.key)
-                }
-            case .linkedFolder(let path, _):
-                try cache.replaceLinkedFolder(path)
-            case .totalsMismatch:
-                break
+            do throws(CacheError) {
+                try repair(problem)
+            } catch {
+                failure = failure ?? error
             }
         }
         try cache.flush()
         if problems.contains(where: { if case .totalsMismatch = $0 { true } else { false } }) {
             try cache.index.recomputeTotals()
         }
+        if let failure { throw failure }
+    }
+
+    private func repair(_ problem: CacheProblem) throws(CacheError) {
+        switch problem {
+        case .missingFile(let path):
+            try cache.index.deleteEntry(relativePath: path)
+        case .orphanFile(let path):
+            try cache.index.insertIfMissing(try cache.entryForFile(path))
+        case .sizeMismatch(let path, _, _), .checksumMismatch(let path, _, _), .invalidFile(let path, _):
+            try cache.remove(relativePath: path)
+        case .unreadableFile(let path, _):
+            // The row goes whatever is there; a file is removed with it, a folder left as it is.
+            try cache.index.deleteEntry(relativePath: path)
+            let absolute = cache.root + "/" + path
+            if !DiskCache.isRealFolder(absolute), unlink(absolute) != 0, errno != ENOENT { throw .fromErrno("remove", absolute) }
+        case .staleTemp(let path):
+            let absolute = cache.root + "/" + path
+            guard unlink(absolute) == 0 || errno == ENOENT else { throw .fromErrno("remove", absolute) }
+        case .lostPartial(let path):
+            for record in try cache.index.partials() where record.relativePath == path {
+                try cache.index.deletePartial(forKey: record.key)
+            }
+        case .linkedFolder(let path, _):
+            try cache.replaceLinkedFolder(path)
+        case .totalsMismatch:
+            break
+        }
     }
 
     private func problem(with entry: CacheEntry, validate: (String) -> String?) throws(CacheError) -> CacheProblem? {
         var info = stat()
         guard stat(entry.path, &info) == 0 else { return .missingFile(relativePath: entry.relativePath) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .unreadableFile(relativePath: entry.relativePath, reason: info.st_mode & S_IFMT == S_IFDIR ? "a folder, not a file" : "not a regular file")
+        }
         guard Int64(info.st_size) == entry.size else {
             return .sizeMismatch(relativePath: entry.relativePath, expected: entry.size, actual: Int64(info.st_size))
         }
         if let expected = entry.checksum {
-            let actual = try ContentHasher.checksum(ofFileAt: entry.path)
+            let actual: String
+            do {
+                actual = try ContentHasher.checksum(ofFileAt: entry.path)
+            } catch {
+                return .unreadableFile(relativePath: entry.relativePath, reason: error.description)
+            }
             if actual != expected {
                 return .checksumMismatch(relativePath: entry.relativePath, expected: expected, actual: actual)
             }

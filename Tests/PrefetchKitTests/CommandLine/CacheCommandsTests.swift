@@ -168,6 +168,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: damaged))
     }
 
+    @Test func fsckGoesOnPastWhatItCannotReadOrRemove() throws {
+        let (folder, cache, _) = try fixture()
+        // Given an entry whose file is a folder, a JPEG cut short, and a stale temp "file" that is a
+        // folder (which --repair cannot unlink)
+        let folderEntry = cache.root + "/" + cache.relativePath(forKey: "\(Self.base)/a.png")
+        #expect(unlink(folderEntry) == 0 && mkdir(folderEntry, 0o755) == 0)
+        let damaged = try #require(try cache.lookup(key: "\(Self.base)/b.jpg")).path
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: damaged))
+        try handle.truncate(atOffset: 200)
+        try handle.close()
+        let stuck = cache.tempFolder + "/1-1-stuck.part"
+        #expect(mkdir(stuck, 0o755) == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-86_400)], ofItemAtPath: stuck)
+
+        // When fsck looks, it reports every one of them, the folder for what it is
+        let found = try Binary.run(["fsck", "--cache", "cache"], in: folder.url)
+        #expect(found.status == 1, "\(found.stderr)")
+        #expect(found.stdout.contains("cannot be read as the entry's file: a folder, not a file"), "\(found.stdout)")
+        #expect(found.stdout.contains(cache.relativePath(forKey: "\(Self.base)/b.jpg")), "\(found.stdout)")
+        #expect(found.stdout.contains("tmp/1-1-stuck.part"), "\(found.stdout)")
+
+        // and --repair fixes what it can before it says what it could not
+        let repaired = try Binary.run(["fsck", "--cache", "cache", "--repair"], in: folder.url)
+        #expect(repaired.status == 3 && repaired.stderr.contains("stuck.part"), "\(repaired.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: damaged))
+        #expect(try cache.index.entryCount() == 0)
+        let after = try Binary.run(["fsck", "--cache", "cache"], in: folder.url)
+        #expect(after.stdout.split(separator: "\n").count == 1 && after.stdout.contains("stuck.part"), "\(after.stdout)")
+    }
+
     @Test func fsckKeepsWhatAValidateNoneSetStoredOnPurpose() throws {
         // Given a run that stored an HTML page and a broken PNG through a `validate: none` set, and a
         // PNG through a validating one
