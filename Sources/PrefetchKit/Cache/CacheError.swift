@@ -44,6 +44,13 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// True when the disk under the cache cannot take a write: full or over quota, mounted read-only,
     /// or SQLite could not open, write or make the index's files.
+    /// A file or folder this user may not make or change (a cache folder another user owns, readable
+    /// but not writable by this one).
+    var isPermissionDenied: Bool {
+        if case .fileSystem(_, _, let code) = self { return code == EACCES || code == EPERM }
+        return false
+    }
+
     var isUnwritableDisk: Bool {
         if isDiskFull { return true }
         switch self {

@@ -90,7 +90,7 @@ package final class DiskCache: Sendable {
         if access == .clean { SpaceReserve.release(root: root) }
         do {
             return try open(at: root, layout: layout)
-        } catch let error where access == .read && error.isUnwritableDisk {
+        } catch let error where access == .read && (error.isUnwritableDisk || error.isPermissionDenied) {
             // The snapshot's own failure, when it is the index's version, says more than the disk's.
             let index: CacheIndex
             do throws(CacheError) {

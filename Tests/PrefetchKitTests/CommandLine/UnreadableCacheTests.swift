@@ -42,4 +42,32 @@ import Testing
         #expect(outcome.stderr.contains("Permission denied"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("no cache"), "\(outcome.stderr)")
     }
+
+    /// A cache another user may read but not write (its folder 0755, no `tmp/` in it) is read as it
+    /// is by the commands that only read: nothing to make there, nothing refused.
+    @Test(arguments: [["stats"], ["fsck"], ["verify"], ["path", "https://img0.example.com/p/0.png"]])
+    func aCacheThisUserMayOnlyReadIsReadByTheCommandsThatOnlyRead(_ command: [String]) throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let root = folder.path + "/cache"
+        let cache = try DiskCache.open(at: root, layout: .native)
+        _ = try fillCache(cache, count: 2)
+        try cache.flush()
+        try FileManager.default.removeItem(atPath: root + "/tmp")
+        let job = try folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(root)" }
+            sets:
+              - { name: main, urls: ["https://img0.example.com/p/0.png", "https://img1.example.com/p/1.png"] }
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: job.path)
+        let arguments = command == ["verify"] ? ["verify", job.path] : command + ["--cache", root]
+
+        let outcome = try Self.runAsAnotherUser(arguments, in: folder)
+
+        // (fsck reads the two bodies, which are not decodable images: it finds them, exit 1.)
+        #expect(outcome.status == (command == ["fsck"] ? 1 : 0), "\(outcome.stdout) \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Permission denied"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/tmp"))
+    }
 }
