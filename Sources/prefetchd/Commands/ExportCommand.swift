@@ -26,7 +26,7 @@ enum ExportCommand {
             step and removed; a DST holding anything else is refused. Reads the cache only: no
             network, no writes to it, not counted as a use. With --dry-run, prints `FILE KEY` for
             each file and writes nothing. Exit 0 when every key was exported, 1 when some are not
-            cached (the rest are exported), 2 for a bad command line, job file or DST, 3 when no
+            cached (the rest are exported) or, with --cache DIR alone, when no entry has the variant, 2 for a bad command line, job file or DST, 3 when no
             cache is there, the cache is unusable or DST cannot be written.
             """,
         options: [
@@ -78,6 +78,11 @@ enum ExportCommand {
             Console.out("missing \(url)" + (variant.map { " variant \($0)" } ?? "") + "\n")
         }
         if !selection.missing.isEmpty { diagnostics.report(.failure) }
+        // Without a job there is no key to call missing: a variant no entry has (a misspelt name, say)
+        // would be an empty export that looks done.
+        if job == nil, let variant, selection.items.isEmpty, selection.skipped.isEmpty, (try? cache.index.entryCount()) ?? 0 > 0 {
+            diagnostics.report(.failure, "prefetchd export: no entry of the cache \(cache.root) has a variant `\(variant)`")
+        }
         for skipped in selection.skipped {
             Console.error("prefetchd export: left out \(skipped.what): \(skipped.reason)\n")
         }

@@ -199,6 +199,10 @@ import Testing
         #expect(try Self.files(in: folder).count == 3)
         #expect(try Self.manifest(in: folder)["variant"] as? String == "thumb")
 
+        // A variant no entry has (a misspelt name) is said, exit 1, not an empty export that looks done
+        let misspelt = try fixture.export(["typo", "--layout", "sdwebimage", "--cache", "cache", "--variant", "thumbs"])
+        #expect(misspelt.status == 1 && misspelt.stderr.contains("has a variant `thumbs`"), "\(misspelt.stderr)")
+
         // A file the export did not write makes it a folder that is not an export's: refused, untouched.
         try fixture.harness.folder.write("out/notes.txt", "mine")
         let refused = try fixture.export(["out", "--layout", "sdwebimage", "job.yaml"])
