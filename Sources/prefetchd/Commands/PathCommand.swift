@@ -16,9 +16,9 @@ enum PathCommand {
             --job the URL itself is the key. When the stored URL matches several entries (URLs
             that differ only in a hidden value) none is printed: give the URL with --job.
             Checks the file is there with its recorded size, and prints its absolute path on
-            standard output. Counts as a use of the entry (last access), except on a disk that
-            cannot be written to (read-only, or full; a use that cannot be written is told on
-            stderr, and the path still printed). Exit 0 when cached, 1 when not, 2 when URL is
+            standard output. Counts as a use of the entry (last access), except in a cache that
+            cannot be written to (a read-only or full disk, a folder this user may not write; a
+            use that cannot be written is told on stderr, and the path still printed). Exit 0 when cached, 1 when not, 2 when URL is
             not an absolute http or https URL or JOB.yaml is bad, 3 when DIR holds no cache or the
             cache is unusable. With --variant, prints the path of that variant of
             URL's image instead (a `variants:` item's name), found through the link the index keeps
@@ -85,7 +85,7 @@ enum PathCommand {
             return
         }
         if cache.index.isSnapshot {
-            Console.error("prefetchd path: the use was not recorded: the cache's disk cannot be written to\n")
+            Console.error("prefetchd path: the use was not recorded: the cache cannot be written to (a read-only or full disk, or a folder this user may not write)\n")
         }
         do {
             try cache.flush(waitingAtMost: .seconds(1))
