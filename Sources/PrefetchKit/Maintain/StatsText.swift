@@ -33,7 +33,7 @@ enum StatsText {
         lines += stats.runs.map { run in
             "  " + pad(StatsSpelling.iso(run.started) ?? "", 26) + pad(StatsSpelling.seconds(run.duration), 10)
                 + StatsSpelling.runTotals.map { pad(String(run.totals[$0] ?? 0), 12) }.joined()
-                + pad(run.shard?.label ?? "-", 8) + run.job
+                + pad(run.shard?.label ?? "-", 8) + oneLine(run.job)
         }
         if stats.runs.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n") + "\n"
@@ -42,13 +42,13 @@ enum StatsText {
     /// With `frames`, a last column gives the groups' image frames.
     private static func table(_ title: String, _ groups: [CacheGroupTotal], total: Int64, frames: Bool = false) -> [String] {
         ["", title] + (groups.isEmpty ? ["  (none)"] : groups.map {
-            "  \(pad($0.name, 32)) \(pad(String($0.entries), 10)) \(pad(ByteFormat.human($0.bytes), 12)) "
+            "  \(pad(oneLine($0.name), 32)) \(pad(String($0.entries), 10)) \(pad(ByteFormat.human($0.bytes), 12)) "
                 + (frames ? "\(pad(percent($0.bytes, of: total), 8)) \($0.frames) frames" : percent($0.bytes, of: total))
         })
     }
 
     private static func counts(_ groups: [CacheGroupTotal]) -> [String] {
-        groups.isEmpty ? ["  (none)"] : groups.map { "  \(pad(String($0.entries), 8)) \($0.name)" }
+        groups.isEmpty ? ["  (none)"] : groups.map { "  \(pad(String($0.entries), 8)) \(oneLine($0.name))" }
     }
 
     private static func clean(_ clean: CleanRecord) -> String {

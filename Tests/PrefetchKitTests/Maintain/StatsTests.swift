@@ -104,6 +104,20 @@ import Testing
         }
     }
 
+    /// A set name an older cache holds with a control character (job files refuse them now) is shown
+    /// escaped in the text table, which cannot then be split or colour the terminal.
+    @Test func aControlCharacterInASetNameIsShownEscaped() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let key = "https://x.example/a.png"
+            try cache.store(data: pngLikeBody(1, length: 100), as: NewEntry(url: key, key: key, setName: "red\u{1B}[31m\nset"))
+            try cache.flush()
+            let text = StatsFormat.text.render(try CacheStats.collect(from: cache))
+            #expect(text.contains("red\\u{1b}[31m\\u{a}set"), "\(text)")
+            #expect(!text.contains("\u{1B}"))
+        }
+    }
+
     @Test func prometheusLinesParseAndCarryTheTotals() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try busyCache(folder)
