@@ -11,7 +11,7 @@ extension JobDecoder {
         self.folder = folder
         guard let fields = mapping(root, "", allowed: Self.topKeys) else { return nil }
         version(fields["version"], root: root)
-        let name = fields["name"].flatMap { identifier($0.value, "name") } ?? stem
+        let name = fields["name"].flatMap { nonEmptyString($0.value, "name") } ?? stem
         let cache = cacheSettings(fields["cache"]?.value, workingDirectory: workingDirectory)
         let network = fields["network"].map { networkSettings($0.value) } ?? NetworkSettings()
         let hosts = fields["hosts"].map { hostSettings($0.value) } ?? []

@@ -38,7 +38,7 @@ extension JobDecoder {
             report(item.node, item.path, "missing `name`")
             return nil
         }
-        guard let name = identifier(node, "\(item.path).name") else { return nil }
+        guard let name = nonEmptyString(node, "\(item.path).name") else { return nil }
         if let first = seen[name] {
             report(node, "\(item.path).name", "duplicate set name `\(name)`; first used at line \(first.mark.line)")
             return nil

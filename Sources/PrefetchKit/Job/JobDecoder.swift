@@ -86,17 +86,6 @@ struct JobDecoder {
         return text
     }
 
-    /// A job's or a set's name: not empty, and without a line break or other control character, which
-    /// would split the summary line, the log and the stats table that show it.
-    mutating func identifier(_ node: YAMLNode, _ path: String) -> String? {
-        guard let text = nonEmptyString(node, path) else { return nil }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            report(node, path, "must not contain a line break or other control character")
-            return nil
-        }
-        return text
-    }
-
     mutating func bool(_ node: YAMLNode, _ path: String) -> Bool? {
         guard let text = string(node, path) else { return nil }
         switch text {

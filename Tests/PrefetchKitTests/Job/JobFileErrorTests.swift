@@ -304,20 +304,6 @@ import Testing
         #expect(diagnostics.contains { $0.keyPath == "defaults.headers.transfer-encoding" && $0.message.contains("sends no body") })
     }
 
-    @Test func namesWithALineBreakOrControlCharacterAreRefused() throws {
-        let folder = try TemporaryDirectory()
-        let diagnostics = try folder.diagnostics("""
-            version: 1
-            name: "night\\nly"
-            sets:
-              - { name: "thumbs\\t2", urls: ["https://x.example/1.png"] }
-              - { name: "ok name, café", urls: ["https://x.example/2.png"] }
-            """)
-        #expect(diagnostics.count == 2, "\(diagnostics)")
-        expectDiagnostic(diagnostics, line: 2, column: 7, keyPath: "name", contains: "must not contain a line break or other control character")
-        expectDiagnostic(diagnostics, line: 4, column: 13, keyPath: "sets[0].name", contains: "must not contain a line break")
-    }
-
     @Test func rangesOfCountsAndEmptySets() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""

@@ -48,8 +48,6 @@ import Testing
         Refused(keyPath: "defaults.concurrency", yaml: "version: 1\ndefaults: {concurrency: many}\n" + set),
         Refused(keyPath: "defaults.concurrency", yaml: "version: 1\ndefaults: {concurrency: 0}\n" + set),
         Refused(keyPath: "defaults.retries", yaml: "version: 1\ndefaults: {retries: 101}\n" + set),
-        Refused(keyPath: "name", yaml: "version: 1\nname: \"night\\nly\"\n" + set),
-        Refused(keyPath: "sets[0].name", yaml: set.replacingOccurrences(of: "name: a", with: "name: \"a\\tb\"").versioned),
         Refused(keyPath: "sets", yaml: "version: 1\nsets: {name: a, urls: [\"http://127.0.0.1:1/a.png\"]}\n"),
         Refused(keyPath: "sets", yaml: "version: 1\nsets: []\n"),
         Refused(keyPath: "sets", yaml: "version: 1\n"),
