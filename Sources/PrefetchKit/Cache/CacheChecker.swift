@@ -70,6 +70,7 @@ package struct CacheChecker: Sendable {
     package func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
         var problems: [CacheProblem] = cache.linkedFolders().map { .linkedFolder(relativePath: $0.name, what: $0.what) }
+            + cache.foldersThatAreFiles().map { .linkedFolder(relativePath: $0, what: "a file, not a folder") }
         var unindexed = Set(try cache.finalFiles())
         for entry in try cache.index.allEntries() {
             unindexed.remove(entry.relativePath)

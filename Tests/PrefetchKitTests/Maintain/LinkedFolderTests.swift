@@ -88,8 +88,8 @@ import Testing
         try world.expectOutsideUntouched()
     }
 
-    /// A plain file in a folder's place: fsck names it, --repair puts a folder there, and a run that
-    /// met it refused the cache (every store into that folder would fail) until then.
+    /// A plain file in a folder's place (where a store fails and says so): fsck names it, and --repair
+    /// puts a folder there.
     @Test(arguments: ["fan-out", "tmp"])
     func aFileWhereAFolderBelongsIsReportedAndRepaired(_ kind: String) throws {
         let world = try World()
@@ -99,14 +99,12 @@ import Testing
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: path))
 
         let check = try Binary.run(["fsck", "--cache", world.root])
-        let clean = try Binary.run(["clean", "--cache", world.root])
         let repair = try Binary.run(["fsck", "--cache", world.root, "--repair"])
         let after = try Binary.run(["fsck", "--cache", world.root])
 
         #expect(check.status == 1, "\(check.stdout) \(check.stderr)")
         #expect(check.stdout.split(separator: "\n").map(String.init).first == "\(name): the cache's own folder is a file, not a folder; "
             + "nothing is read or written through it.", "\(check.stdout)")
-        #expect(clean.status == 3 && clean.stderr.contains("\(path) is a file, not a folder"), "\(clean.stderr)")
         #expect(repair.status == 1, "\(repair.stderr)")
         #expect(DiskCache.isRealFolder(path))
         #expect(after.status == 0, "\(after.stdout) \(after.stderr)")
