@@ -84,7 +84,7 @@ extension RunReport {
     package var summary: String {
         let t = totals
         let rate = durationSeconds > 0 ? Double(t.bytes) / durationSeconds : 0
-        return "\(job): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
+        return "\(oneLine(job)): \(t.requested) requested, \(t.unique) unique: \(t.fetched) fetched, \(t.cached) cached, "
             + "\(t.revalidated) revalidated, \(t.failed) failed, \(t.ledgered) ledgered, \(t.skipped) skipped; "
             + "\(ByteFormat.human(t.bytes)) in \(String(format: "%.3f", durationSeconds)) s (\(ByteFormat.human(Int64(rate)))/s)"
             + (warnings.isEmpty ? "" : "; \(warnings.values.reduce(0, +)) accepted with decoder warnings")

@@ -63,6 +63,15 @@ struct RunReportFileTests {
         #expect(result.report.totals.fetched == 1)
     }
 
+    @Test func aJobNameWithALineBreakKeepsTheSummaryOneLine() throws {
+        let harness = try RunHarness()
+        let job = try harness.job(#""night\nly\u001b[31m""#, sets: [harness.set("s", ["/ok/night"])])
+        let result = try harness.run([job])
+        #expect(result.report.job == "night\nly\u{1B}[31m")
+        #expect(result.report.summary.hasPrefix("night\\u{a}ly\\u{1b}[31m: 1 requested"), "\(result.report.summary)")
+        #expect(!result.report.summary.contains("\n"))
+    }
+
     @Test func aSetNameWithControlCharactersMakesValidJUnit() throws {
         // Given a set whose name (a YAML escape) holds control characters and markup
         let harness = try RunHarness()
