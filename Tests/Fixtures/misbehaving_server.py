@@ -61,7 +61,10 @@ Routes:
                                 last-modified (no ETag: If-Range carries the date), longer (the 206, same
                                 ETag, is of a whole 1 KiB longer than first declared), encoded (the 206 says
                                 Content-Encoding: gzip), repr-digest (as range, every response with
-                                Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it).
+                                Repr-Digest: the sha-256 of the whole image, as RFC 9530 has it),
+                                short-range (the 206 is of 101 bytes from the start asked, its
+                                Content-Range saying so), past-end (the 206 sends 50 bytes past the
+                                whole length, its Content-Range ending there).
                                 /resumable-image/<name>/<kib>[/<version>] is that image whole (version 2:
                                 after new-etag's change), leaving the state alone. /sent/<name> lists every response for <name>, one
                                 line each: status, Range asked ("-" for none), bytes sent (at most), If-Range ("-")
@@ -477,7 +480,12 @@ class Handler(BaseHTTPRequestHandler):
             begin = 0 if mode == "bad-range" else start
             whole = body + bytes(1024) if mode == "longer" else body
             sent = whole[begin:]
-            headers.append(("Content-Range", "bytes %d-%d/%d" % (begin, len(whole) - 1, len(whole))))
+            end = len(whole) - 1
+            if mode == "short-range":
+                sent, end = sent[:101], begin + 100
+            elif mode == "past-end":
+                sent, end = sent + b"EXTRA" * 10, end + 50
+            headers.append(("Content-Range", "bytes %d-%d/%d" % (begin, end, len(whole))))
             if mode == "encoded":
                 headers.append(("Content-Encoding", "gzip"))
         self.send_response(status)

@@ -57,6 +57,8 @@ final class Attempt {
     /// The cut body this attempt asks the rest of (`Range`, `If-Range`); nil from the start, or once a
     /// 200 answered with the whole body instead.
     private var resumedFrom: ResumePoint?
+    /// The last byte a resumed answer's `Content-Range` promised: the body must reach it.
+    private var resumedEnd: Int64?
     /// Set when the answer to a resumed request does not continue the body asked for (a 206 from
     /// another byte, with another validator or in a content coding; a 416): the transfer is aborted
     /// before any of it is stored, and the next attempt asks for the whole body.
@@ -247,14 +249,18 @@ final class Attempt {
         }
         let identity = easy.headerValues("Content-Encoding").flatMap { $0.split(separator: ",") }
             .allSatisfy { ["", "identity"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }
+        // The rest is asked for to the end (`bytes=N-`): a range that stops short of the whole length
+        // would leave the body cut under its final name.
         let range = contentRange(easy.header("Content-Range"))
-        guard range?.start == resume.offset, resume.total == nil || range?.total == resume.total, identity,
+        let reachesTheEnd = range.map { range in range.total.map { range.end == $0 - 1 } ?? true } ?? false
+        guard range?.start == resume.offset, resume.total == nil || range?.total == resume.total, reachesTheEnd, identity,
               resume.validator.matches(etag: easy.header("ETag"), lastModified: easy.header("Last-Modified"))
         else {
             restartsFromZero = true
             return false
         }
         bodyStarted = true
+        resumedEnd = range?.end
         serverDigest = resume.serverDigest
         digestWarnings = resume.digestWarnings
         return true
@@ -313,6 +319,10 @@ final class Attempt {
         if !bodyStarted { startBody() }
         if let failure = bodyFailure ?? decoder?.finish() ?? sink?.flush() ?? serverDigest?.verdict() {
             return .failure(failure)
+        }
+        // A resumed answer without a length of its own (chunked) that ended early is cut short too.
+        if let resumedEnd, let bytes = sink?.bytes, bytes != resumedEnd + 1 {
+            return .failure(.truncatedBody("the resumed body ended at byte \(bytes) of \(resumedEnd + 1)"))
         }
         return .success(FetchResponse(kind: kind, status: status, finalURL: finalURL, headers: headers, bytes: sink?.bytes ?? 0,
                                       head: sink?.head ?? [], warnings: digestWarnings))

@@ -94,14 +94,17 @@ package final class ResumePoint: @unchecked Sendable {
     }
 }
 
-/// The first byte of a resumed range and the whole length, from a `Content-Range: bytes START-END/TOTAL`
-/// value (the length nil when it is `*`).
-func contentRange(_ value: String?) -> (start: Int64, total: Int64?)? {
+/// The first and last byte of a resumed range and the whole length, from a
+/// `Content-Range: bytes START-END/TOTAL` value (the length nil when it is `*`); nil when the value is
+/// not one, or its range is backwards or ends past the whole length (RFC 9110 §14.4).
+func contentRange(_ value: String?) -> (start: Int64, end: Int64, total: Int64?)? {
     guard let value else { return nil }
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
     let parts = trimmed.dropFirst(6).split(separator: "/", maxSplits: 1)
-    guard let start = parts.first?.split(separator: "-").first.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) })
-    else { return nil }
-    return (start, parts.count == 2 ? Int64(parts[1].trimmingCharacters(in: .whitespaces)) : nil)
+    let bounds = parts.first?.split(separator: "-", maxSplits: 1).map { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    guard let bounds, bounds.count == 2, let start = bounds[0], let end = bounds[1], start <= end else { return nil }
+    let total = parts.count == 2 ? Int64(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+    if let total, end >= total { return nil }
+    return (start, end, total)
 }
