@@ -12,6 +12,10 @@ Routes:
   /reset                        headers and part of the body, then a TCP reset
   /short                        Content-Length larger than the body, then close
   /hang                         accepts and never answers
+  /garbled/<kind>               a response written by hand, wrong as <kind> says: status (a status line
+                                "HTTP/1.1 abc Weird"), http09 (a body with no status line), colon (a
+                                header line without a colon), chunk (a chunk size "zz"), empty-coding (a
+                                PNG with an empty Content-Encoding: header, which names no coding)
   /endless                      a chunked body that never ends
   /huge                         Content-Length: 10000000000, then slow bytes
   /redirect-loop                302 to itself
@@ -275,6 +279,19 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", "1000")
         self.end_headers()
         self.wfile.write(PNG)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def route_garbled(self, kind):
+        png_head = b"Content-Type: image/png\r\nContent-Length: %d\r\n" % len(PNG)
+        raw = {
+            "status": b"HTTP/1.1 abc Weird\r\n" + png_head + b"\r\n" + PNG,
+            "http09": PNG,
+            "colon": b"HTTP/1.1 200 OK\r\n" + png_head + b"NoColonHere\r\n\r\n" + PNG,
+            "chunk": b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n" + PNG,
+            "empty-coding": b"HTTP/1.1 200 OK\r\n" + png_head + b"Content-Encoding: \r\n\r\n" + PNG,
+        }[kind]
+        self.wfile.write(raw)
         self.wfile.flush()
         self.close_connection = True
 

@@ -111,7 +111,15 @@ final class Easy {
         if amount > 1, curl_easy_header(handle, name, amount - 1, UInt32(CURLH_HEADER), -1, &found) != CURLHE_OK {
             return nil
         }
-        return found.map { String(cString: $0.pointee.value) }
+        return found.map(Self.value(of:))
+    }
+
+    /// A header's value as libcurl stores it, less the carriage return libcurl 7.88 leaves in an
+    /// empty one (`Content-Encoding: ` would read as a coding named "\r").
+    private static func value(of header: UnsafeMutablePointer<curl_header>) -> String {
+        var value = String(cString: header.pointee.value)
+        while value.hasSuffix("\r") || value.hasSuffix("\n") { value.removeLast() }
+        return value
     }
 
     /// Every value of a header of the latest response, in the order its lines came.
@@ -125,7 +133,7 @@ final class Easy {
             guard index == 0 || curl_easy_header(handle, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK else {
                 return nil
             }
-            return found.map { String(cString: $0.pointee.value) }
+            return found.map(Self.value(of:))
         }
     }
 

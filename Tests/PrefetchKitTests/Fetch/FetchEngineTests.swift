@@ -142,6 +142,10 @@ struct FetchEngineTests {
             BrokenTransfer(path: "/huge", reason: "too_large", testDescription: "a 10 GB declared length"),
             BrokenTransfer(path: "/redirect-loop", reason: "too_many_redirects", testDescription: "a redirect loop, stopped after five"),
             BrokenTransfer(path: "/redirect-file", reason: "blocked_protocol", testDescription: "a redirect to a file: URL"),
+            BrokenTransfer(path: "/garbled/status", reason: "bad_response", testDescription: "a status line that is not HTTP's"),
+            BrokenTransfer(path: "/garbled/http09", reason: "bad_response", testDescription: "a body with no status line"),
+            BrokenTransfer(path: "/garbled/colon", reason: "bad_response", testDescription: "a header line without a colon"),
+            BrokenTransfer(path: "/garbled/chunk", reason: "bad_response", testDescription: "a chunk size that is not hex"),
         ]
     }
 
@@ -155,6 +159,19 @@ struct FetchEngineTests {
 
         #expect(result.error?.reason == broken.reason)
         #expect(!harness.exists(request.destination))
+    }
+
+    /// An empty `Content-Encoding:` names no coding (RFC 9110 §5.6.1): the body is taken as it came.
+    @Test func anEmptyContentEncodingIsNoCoding() async throws {
+        let harness = try FetchHarness()
+        defer { harness.close() }
+        let request = harness.request("/garbled/empty-coding")
+
+        let result = await harness.engine.fetch(request)
+
+        #expect(result.response?.kind == .ok, "\(String(describing: result.error))")
+        let stored = try Data(contentsOf: URL(fileURLWithPath: request.destination))
+        #expect(stored.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
     }
 
     @Test func anEndlessBodyIsCutAtMaxBytes() async throws {
