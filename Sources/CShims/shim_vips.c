@@ -56,7 +56,7 @@ int shim_vips_start(char *message, size_t message_size) {
 int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size) {
-    if (shim_vips_start(message, message_size) != 0) return -1;
+    if (shim_vips_start(message, message_size) != 0) return -2;
     int crop = cover ? PF_VIPS_INTERESTING_CENTRE : PF_VIPS_INTERESTING_NONE;
     VipsImage *thumbnail = NULL;
     int failed;

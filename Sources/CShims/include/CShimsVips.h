@@ -15,7 +15,9 @@ int shim_vips_start(char *message, size_t message_size);
 /// reduction while decoding: a JPEG's DCT scaling; else the image decoded whole; EXIF orientation
 /// applied, Lanczos3 reduce, never larger than the original), fitting inside width x height or, with
 /// cover, filling it and cropping the centre; alpha flattened onto white for JPEG; encoded at quality
-/// (JPEG, WebP) with metadata stripped. On success returns 0 and a buffer to free with shim_vips_free.
+/// (JPEG, WebP) with metadata stripped. On success returns 0 and a buffer to free with shim_vips_free;
+/// -1 when the image could not be made into the variant, -2 when libvips could not be started (the
+/// message says why, as shim_vips_start's).
 int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size);

@@ -93,7 +93,13 @@ package enum VariantMaker {
         case .webp: Int32(SHIM_VIPS_WEBP)
         default: Int32(SHIM_VIPS_PNG)
         }
-        let target = spec.target
+        // WebP holds at most 16,383 pixels a side: a larger original (kept at its size when it already
+        // fits the box) or box is fitted within that.
+        var target = spec.target
+        if format == .webp {
+            target.width = min(target.width, webpLargestSide)
+            target.height = min(target.height, webpLargestSide)
+        }
         var message = [CChar](repeating: 0, count: 512)
         var output: UnsafeMutableRawPointer?
         var length = 0
@@ -105,7 +111,9 @@ package enum VariantMaker {
                               code, Int32(spec.quality), &output, &length, &width, &height, &message, message.count)
         }
         guard status == 0, let output else {
-            throw .failed(variant: spec.name, detail: String(cBuffer: message))
+            // libvips' messages come a line each: one line of the run's log.
+            let detail = String(cBuffer: message).split(separator: "\n").joined(separator: "; ")
+            throw status == -2 ? .unavailable(variant: spec.name, detail: detail) : .failed(variant: spec.name, detail: detail)
         }
         defer { shim_vips_free(output) }
         return Made(data: Data(bytes: output, count: length), format: format, width: Int(width), height: Int(height), maker: .libvips)
@@ -114,13 +122,26 @@ package enum VariantMaker {
 
 /// Why a variant could not be made; its URL fails with reason `transform_failed`.
 package enum VariantError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image could not be made into the variant: the URL's own failure, which the ledger keeps.
     case failed(variant: String, detail: String)
+    /// The library that makes it could not be started (libvips missing or broken): this machine's
+    /// trouble, not the URL's, so the next run tries again.
+    case unavailable(variant: String, detail: String)
 
     package var reason: String { "transform_failed" }
 
+    /// Whether the failure is the image's own, for the failure ledger.
+    package var isTheImagesOwn: Bool {
+        if case .failed = self { true } else { false }
+    }
+
     package var description: String {
         switch self {
-        case .failed(let variant, let detail): "the variant `\(variant)` could not be made: \(detail)"
+        case .failed(let variant, let detail), .unavailable(let variant, let detail):
+            "the variant `\(variant)` could not be made: \(detail)"
         }
     }
 }
+
+/// The longest side libwebp encodes (WEBP_MAX_DIMENSION).
+let webpLargestSide = 16_383

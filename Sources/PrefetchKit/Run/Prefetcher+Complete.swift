@@ -76,7 +76,7 @@ extension Prefetcher {
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
-                 message: error.description, permanent: true)
+                 message: error.description, permanent: error.isTheImagesOwn)
             return
         }
         let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: Date()) : nil

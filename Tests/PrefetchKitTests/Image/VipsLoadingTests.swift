@@ -62,6 +62,21 @@ struct VipsLoadingTests {
         let message = try #require(written.failures.first?.message)
         #expect(message.contains("`thumb`") && message.contains("libvips is not loadable: \(harness.folder.path)/lib/libvips.so.42: "),
                 "\(message)")
+        // and, being this machine's trouble and not the URL's, it is not ledgered: with libvips back,
+        // the next run fetches it and makes the variant
+        let rerun = try Binary.run(["run", job, "--report", report, "--progress", "never", "--quiet"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try readReport(report).totals.fetched == 1)
+    }
+
+    /// WebP holds at most 16,383 pixels a side: an original taller than that, which a box of its
+    /// width alone would keep at its size, is fitted within it.
+    @Test func aWebPVariantIsFittedWithinWebPsLargestSide() throws {
+        let folder = try TemporaryDirectory()
+        let tall = try folder.write("tall.png", Data(ImageFixtures.png(width: 200, height: 20_000)))
+        let made = try VariantMaker.make(VariantSpec(name: "w", box: .inside(width: 400, height: nil), format: .webp),
+                                         fromFileAt: tall.path, format: .png)
+        #expect(made.format == .webp && made.height == webpLargestSide && made.width <= 200, "\(made.width)x\(made.height)")
     }
 
     /// A JPEG variant of a JPEG is made without libvips (`TurboVariant`): the run stores it even when
