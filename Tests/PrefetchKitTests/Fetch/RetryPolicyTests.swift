@@ -34,10 +34,11 @@ import Testing
             .http(status: 404), .http(status: 410), .tooLarge(limit: 1), .tooManyRedirects("r"), .blockedProtocol("p"),
             .tls("t"), .blockedNetwork("n"), .invalidRequest("i"),
         ]
-        // A full disk, an unknown libcurl error or a stop are not the URL's fault, nor are transient ones.
+        // A full disk, an unknown libcurl error, a stop or a proxy's 407 (the job's credentials) are not
+        // the URL's fault, nor are transient ones.
         let notTheURLs: [FetchError] = [
             .destination(path: "/x", code: ENOSPC), .curl(code: 2, message: "m"), .cancelled,
-            .engineStopped, .timeout("t"), .reset("r"), .http(status: 503),
+            .engineStopped, .timeout("t"), .reset("r"), .http(status: 503), .http(status: 407),
         ]
         #expect(theURLs.allSatisfy(RetryPolicy.isPermanent))
         #expect(!notTheURLs.contains(where: RetryPolicy.isPermanent))
