@@ -9,9 +9,7 @@ import Testing
     /// are written beside the rows.
     private func cacheWithRecentUses(_ folder: String) throws -> (keys: [String], used: [String]) {
         let cache = try DiskCache.open(at: folder, layout: .native)
-        let keys = try fillCache(cache, count: 10)
-        let old = Date().addingTimeInterval(-30 * 86_400)
-        for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+        let keys = try fillAgedCache(cache, count: 10, days: 30)
         let run = try DiskCache.open(at: folder, layout: .native)
         for key in keys.prefix(3) { try run.touch(key: key) }
         try run.flush()
@@ -46,9 +44,7 @@ import Testing
     @Test func aUseCommittedBeforeTheBatchKeepsItsRow() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)
-            let keys = try fillCache(cache, count: 4)
-            let old = Date().addingTimeInterval(-30 * 86_400)
-            for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+            let keys = try fillAgedCache(cache, count: 4, days: 30)
             let rule = RemovalRule.olderThan(Date().addingTimeInterval(-7 * 86_400), by: .access)
             let listed = try cache.index.ids(where: rule)
             #expect(listed.count == 4)

@@ -342,9 +342,7 @@ import Testing
             // Given five expired entries, one of whose files is a folder with something in it (unlink
             // fails with EISDIR, as a file the clean has no permission to remove would fail)
             let cache = try DiskCache.open(at: folder, layout: .native)
-            let keys = try fillCache(cache, count: 5)
-            let old = Date().addingTimeInterval(-40 * 86_400)
-            for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+            let keys = try fillAgedCache(cache, count: 5, days: 40)
             let stuck = cache.root + "/" + cache.relativePath(forKey: keys[2])
             #expect(unlink(stuck) == 0 && mkdir(stuck, 0o755) == 0)
             try Data("x".utf8).write(to: URL(fileURLWithPath: stuck + "/inside"))

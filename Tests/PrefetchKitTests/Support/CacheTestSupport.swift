@@ -15,6 +15,14 @@ func fillCache(_ cache: DiskCache, count: Int, length: (Int) -> Int = { 300 + $0
     }
 }
 
+/// Fills `cache` with `count` entries (`fillCache`) last fetched, modified and used `days` days ago.
+func fillAgedCache(_ cache: DiskCache, count: Int, days: Double) throws -> [String] {
+    let keys = try fillCache(cache, count: count)
+    let old = Date().addingTimeInterval(-days * 86_400)
+    for key in keys { try setClocks(cache, key: key, fetched: old, modified: old, accessed: old) }
+    return keys
+}
+
 /// Sets an entry's clocks through the index, and its file's mtime to its modification time (as if it
 /// had been stored then): no sleeping.
 func setClocks(
