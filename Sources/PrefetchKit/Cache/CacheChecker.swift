@@ -149,7 +149,8 @@ package struct CacheChecker: Sendable {
         var info = stat()
         guard stat(entry.path, &info) == 0 else { return .missingFile(relativePath: entry.relativePath) }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return .unreadableFile(relativePath: entry.relativePath, reason: info.st_mode & S_IFMT == S_IFDIR ? "a folder, not a file" : "not a regular file")
+            let what = info.st_mode & S_IFMT == S_IFDIR ? "a folder, not a file" : "not a regular file"
+            return .unreadableFile(relativePath: entry.relativePath, reason: what)
         }
         guard Int64(info.st_size) == entry.size else {
             return .sizeMismatch(relativePath: entry.relativePath, expected: entry.size, actual: Int64(info.st_size))

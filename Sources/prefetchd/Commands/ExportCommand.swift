@@ -26,8 +26,9 @@ enum ExportCommand {
             step and removed; a DST holding anything else is refused. Reads the cache only: no
             network, no writes to it, not counted as a use. With --dry-run, prints `FILE KEY` for
             each file and writes nothing. Exit 0 when every key was exported, 1 when some are not
-            cached (the rest are exported) or, with --cache DIR alone, when no entry has the variant, 2 for a bad command line, job file or DST, 3 when no
-            cache is there, the cache is unusable or DST cannot be written.
+            cached (the rest are exported) or, with --cache DIR alone, when no entry has the
+            variant, 2 for a bad command line, job file or DST, 3 when no cache is there, the cache
+            is unusable or DST cannot be written.
             """,
         options: [
             .value("layout", "LAYOUT", "How the files are named: sdwebimage (the only one).",

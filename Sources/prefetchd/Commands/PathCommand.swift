@@ -85,7 +85,8 @@ enum PathCommand {
             return
         }
         if cache.index.isSnapshot {
-            Console.error("prefetchd path: the use was not recorded: the cache cannot be written to (a read-only or full disk, or a folder this user may not write)\n")
+            Console.error("prefetchd path: the use was not recorded: the cache cannot be written to "
+                + "(a read-only or full disk, or a folder this user may not write)\n")
         }
         do {
             try cache.flush(waitingAtMost: .seconds(1))
