@@ -49,9 +49,10 @@ package struct RetryPolicy: Sendable, Equatable {
     /// Whether the failure is the URL's own for good, so the failure ledger keeps later runs off it for
     /// a while: a status that is not transient (but a proxy's 407, the job's credentials), a body too
     /// large, a redirect loop, a refused protocol, network or TLS, a bad request, a content coding not
-    /// decoded or not decodable. Not a local trouble such as a full disk (`destination`), an unknown libcurl error, or a stop; nor a body that
-    /// does not match its digest, which says the bytes were wrong this time, not that the URL is (a
-    /// proxy, a CDN edge, a stale `url_file`): the next run tries those keys again.
+    /// decoded or not decodable. Not a local trouble such as a full disk (`destination`), an unknown
+    /// libcurl error, or a stop; nor a body that does not match its digest, which says the bytes were
+    /// wrong this time, not that the URL is (a proxy, a CDN edge, a stale `url_file`): the next run
+    /// tries those keys again.
     package static func isPermanent(_ error: FetchError) -> Bool {
         switch error {
         // A proxy's 407 says its credentials are wrong: the job's, not the URL's.
