@@ -42,8 +42,6 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// True when the disk under the cache cannot take a write: full or over quota, mounted read-only,
-    /// or SQLite could not open, write or make the index's files.
     /// A file or folder this user may not make or change (a cache folder another user owns, readable
     /// but not writable by this one).
     var isPermissionDenied: Bool {
@@ -51,6 +49,8 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// True when the disk under the cache cannot take a write: full or over quota, mounted read-only,
+    /// or SQLite could not open, write or make the index's files.
     var isUnwritableDisk: Bool {
         if isDiskFull { return true }
         switch self {

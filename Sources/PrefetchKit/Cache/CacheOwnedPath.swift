@@ -8,10 +8,17 @@ package enum CacheOwnedPath {
         "index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "index.sqlite-journal", "CACHEDIR.TAG", "clean.lock", "tmp",
     ]
 
+    /// Why the output file `path`, given as `--option`, may not be written for the cache at `root`
+    /// (`isOwned`); nil when it may. `-` is standard output, never a place of the cache.
+    package static func refusal(option: String, path: String, root: String) -> String? {
+        guard path != "-", isOwned(path, root: root) else { return nil }
+        return "--\(option) \(path) is where the cache \(root) keeps its own files; write it elsewhere"
+    }
+
     /// True when `path` is the cache folder `root` itself or one of its own places in either layout:
     /// a name of `rootNames` or an index set aside (`index.sqlite...`), anything under `tmp/` or a
     /// fan-out folder (`ab/`), or a body named as the SDWebImage layout names them.
-    package static func isOwned(_ path: String, root: String) -> Bool {
+    static func isOwned(_ path: String, root: String) -> Bool {
         let path = ResolvedPath.of(path), root = ResolvedPath.of(root)
         guard path != root else { return true }
         let top = root.hasSuffix("/") ? root : root + "/"

@@ -175,8 +175,8 @@ package final class JobRunner: Sendable {
         for job in jobs {
             let cache = cachePath(of: job)
             for (option, path) in [("report", options.reportPath), ("junit", options.junitPath)] {
-                if let path, path != "-", CacheOwnedPath.isOwned(path, root: cache) {
-                    throw .outputInsideCache(option: option, path: path, cache: cache)
+                if let path, let refusal = CacheOwnedPath.refusal(option: option, path: path, root: cache) {
+                    throw .outputInsideCache(refusal)
                 }
             }
         }

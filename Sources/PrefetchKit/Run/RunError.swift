@@ -12,7 +12,7 @@ package enum RunError: Error, CustomStringConvertible {
     case openFiles(limit: Int, needed: Int)
     /// `--report` or `--junit` names one of a job's cache's own places (`CacheOwnedPath`), where it would
     /// replace the index or a cached body (exit 2, nothing fetched).
-    case outputInsideCache(option: String, path: String, cache: String)
+    case outputInsideCache(String)
 
     package var description: String {
         switch self {
@@ -24,8 +24,7 @@ package enum RunError: Error, CustomStringConvertible {
         case .output(let path, let message): "cannot write \(path): \(message)"
         case .openFiles(let limit, let needed):
             "the open-file limit (ulimit -n) is \(limit); a run needs at least \(needed)"
-        case .outputInsideCache(let option, let path, let cache):
-            "--\(option) \(path) is where the cache \(cache) keeps its own files; write it elsewhere"
+        case .outputInsideCache(let refusal): refusal
         }
     }
 }

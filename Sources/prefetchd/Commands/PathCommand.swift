@@ -20,8 +20,8 @@ enum PathCommand {
             cannot be written to (a read-only or full disk, a folder this user may not write; a
             use that cannot be written is told on stderr, and the path still printed). Exit 0 when
             cached, 1 when not, 2 when URL is not an absolute http or https URL or JOB.yaml is bad,
-            3 when DIR holds no cache or the cache is unusable. With --variant, prints the path of that variant of
-            URL's image instead (a `variants:` item's name), found through the link the index keeps
+            3 when DIR holds no cache or the cache is unusable. With --variant, prints the path of
+            that variant of URL's image instead (a `variants:` item's name), found through the link the index keeps
             from the variant to its original, also when the set did not keep the original.
             """,
         options: [

@@ -34,8 +34,8 @@ enum StatsCommand {
         if let output = arguments.value("output"), let problem = AtomicFile.problem(writing: output) {
             throw UsageError("stats: --output \(output) cannot be written: \(problem)")
         }
-        if let output = arguments.value("output"), output != "-", CacheOwnedPath.isOwned(output, root: target.folder) {
-            throw UsageError("stats: --output \(output) is where the cache \(target.folder) keeps its own files; write it elsewhere")
+        if let output = arguments.value("output"), let refusal = CacheOwnedPath.refusal(option: "output", path: output, root: target.folder) {
+            throw UsageError("stats: \(refusal)")
         }
         let format = StatsFormat(rawValue: arguments.value("format") ?? "text") ?? .text
         do throws(MaintenanceError) {
