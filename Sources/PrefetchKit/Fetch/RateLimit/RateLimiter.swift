@@ -33,8 +33,11 @@ final class RateLimiter {
 
     /// Runs `body` on the host's pace in place (no copy of its counters per attempt), made on first use.
     private func withHost<Value>(_ name: String, now: ContinuousClock.Instant, _ body: (inout HostPace) -> Value) -> Value {
-        if hosts[name] == nil { hosts[name] = HostPace(limit: rules.limit(forHost: name), now: now) }
-        return body(&hosts[name]!)
+        let index = hosts.index(forKey: name) ?? {
+            hosts[name] = HostPace(limit: rules.limit(forHost: name), now: now)
+            return hosts.index(forKey: name)!
+        }()
+        return body(&hosts.values[index])
     }
 
     private func set(of job: PendingFetch, now: ContinuousClock.Instant) -> SetPace? {
