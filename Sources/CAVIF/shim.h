@@ -13,7 +13,8 @@
 #define PF_AVIF_FUNCTIONS(X)                                                                          \
     X(version, avifVersion) X(result_to_string, avifResultToString) X(decoder_create, avifDecoderCreate) \
     X(decoder_destroy, avifDecoderDestroy) X(decoder_set_io_memory, avifDecoderSetIOMemory)            \
-    X(decoder_parse, avifDecoderParse) X(decoder_next_image, avifDecoderNextImage)
+    X(decoder_parse, avifDecoderParse) X(decoder_next_image, avifDecoderNextImage)                     \
+    X(rgb_image_set_defaults, avifRGBImageSetDefaults) X(image_yuv_to_rgb, avifImageYUVToRGB)
 
 PF_LIBRARY_TABLE(pf_avif, PF_AVIF_FUNCTIONS)
 

@@ -53,32 +53,11 @@ int shim_vips_start(char *message, size_t message_size) {
     return start_status;
 }
 
-int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
-                      void **out, size_t *out_length, int *out_width, int *out_height,
-                      char *message, size_t message_size) {
-    if (shim_vips_start(message, message_size) != 0) return -2;
-    int crop = cover ? PF_VIPS_INTERESTING_CENTRE : PF_VIPS_INTERESTING_NONE;
-    VipsImage *thumbnail = NULL;
+/// Converts the thumbnail (taken over) to sRGB when it carries a colour profile, flattens its alpha
+/// for JPEG, and encodes it.
+static int encode(VipsImage *thumbnail, int format, int quality, void **out, size_t *out_length, int *out_width, int *out_height,
+                  char *message, size_t message_size) {
     int failed;
-    // fail_on=error: a damaged body is a failure, not a grey half-image.
-    if (shrink_on_load) {
-        failed = vips->thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
-                                        "size", PF_VIPS_SIZE_DOWN, "crop", crop, "option_string", "fail_on=error", NULL);
-    } else {
-        // Decoded whole, then reduced: libvips' shrink-on-load for WebP is libwebp's own scaled decode,
-        // a coarser filter than the Lanczos3 reduce.
-        VipsImage *decoded = vips->image_new_from_buffer(data, length, "", "fail_on", PF_VIPS_FAIL_ON_ERROR, NULL);
-        if (decoded == NULL) {
-            take_error(message, message_size);
-            return -1;
-        }
-        failed = vips->thumbnail_image(decoded, &thumbnail, width, "height", height, "size", PF_VIPS_SIZE_DOWN, "crop", crop, NULL);
-        vips->g_object_unref(decoded);
-    }
-    if (failed) {
-        take_error(message, message_size);
-        return -1;
-    }
     // An embedded colour profile is applied (to sRGB) before the metadata is stripped; images without
     // one are taken as sRGB and left as they are (a conversion through the default profile would
     // shift them).
@@ -125,6 +104,61 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
         return -1;
     }
     return 0;
+}
+
+/// Reduces the decoded image to the box (taking it over), then converts, flattens and encodes it:
+/// what shim_vips_variant does once the image is loaded.
+static int finish(VipsImage *decoded, int width, int height, int crop, int format, int quality,
+                  void **out, size_t *out_length, int *out_width, int *out_height, char *message, size_t message_size) {
+    VipsImage *thumbnail = NULL;
+    int failed = vips->thumbnail_image(decoded, &thumbnail, width, "height", height, "size", PF_VIPS_SIZE_DOWN, "crop", crop, NULL);
+    vips->g_object_unref(decoded);
+    if (failed) {
+        take_error(message, message_size);
+        return -1;
+    }
+    return encode(thumbnail, format, quality, out, out_length, out_width, out_height, message, message_size);
+}
+
+int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int width, int height, int cover, int format, int quality,
+                      void **out, size_t *out_length, int *out_width, int *out_height,
+                      char *message, size_t message_size) {
+    if (shim_vips_start(message, message_size) != 0) return -2;
+    int crop = cover ? PF_VIPS_INTERESTING_CENTRE : PF_VIPS_INTERESTING_NONE;
+    if (!shrink_on_load) {
+        // Decoded whole, then reduced: libvips' shrink-on-load for WebP is libwebp's own scaled decode,
+        // a coarser filter than the Lanczos3 reduce.
+        VipsImage *decoded = vips->image_new_from_buffer(data, length, "", "fail_on", PF_VIPS_FAIL_ON_ERROR, NULL);
+        if (decoded == NULL) {
+            take_error(message, message_size);
+            return -1;
+        }
+        return finish(decoded, width, height, crop, format, quality, out, out_length, out_width, out_height, message, message_size);
+    }
+    VipsImage *thumbnail = NULL;
+    // fail_on=error: a damaged body is a failure, not a grey half-image.
+    if (vips->thumbnail_buffer((void *)data, length, &thumbnail, width, "height", height,
+                               "size", PF_VIPS_SIZE_DOWN, "crop", crop, "option_string", "fail_on=error", NULL)) {
+        take_error(message, message_size);
+        return -1;
+    }
+    return encode(thumbnail, format, quality, out, out_length, out_width, out_height, message, message_size);
+}
+
+int shim_vips_variant_pixels(const void *pixels, int pixel_width, int pixel_height, int bands, const void *icc, size_t icc_length,
+                             int width, int height, int cover, int format, int quality,
+                             void **out, size_t *out_length, int *out_width, int *out_height,
+                             char *message, size_t message_size) {
+    if (shim_vips_start(message, message_size) != 0) return -2;
+    size_t size = (size_t)pixel_width * (size_t)pixel_height * (size_t)bands;
+    VipsImage *decoded = vips->image_new_from_memory(pixels, size, pixel_width, pixel_height, bands, PF_VIPS_FORMAT_UCHAR);
+    if (decoded == NULL) {
+        take_error(message, message_size);
+        return -1;
+    }
+    if (icc != NULL && icc_length > 0) vips->image_set_blob_copy(decoded, PF_VIPS_META_ICC_NAME, icc, icc_length);
+    int crop = cover ? PF_VIPS_INTERESTING_CENTRE : PF_VIPS_INTERESTING_NONE;
+    return finish(decoded, width, height, crop, format, quality, out, out_length, out_width, out_height, message, message_size);
 }
 
 /// Only ever called on a buffer shim_vips_variant made, so libvips is loaded.

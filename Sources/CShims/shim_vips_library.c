@@ -9,6 +9,8 @@
     X(cache_set_max_mem, vips_cache_set_max_mem) X(cache_set_max_files, vips_cache_set_max_files)    \
     X(thumbnail_buffer, vips_thumbnail_buffer) X(thumbnail_image, vips_thumbnail_image)              \
     X(image_new_from_buffer, vips_image_new_from_buffer) X(image_get_typeof, vips_image_get_typeof)  \
+    X(image_new_from_memory, vips_image_new_from_memory)                                             \
+    X(image_set_blob_copy, vips_image_set_blob_copy)                                                 \
     X(icc_transform, vips_icc_transform) X(image_hasalpha, vips_image_hasalpha)                      \
     X(array_double_new, vips_array_double_new) X(area_unref, vips_area_unref)                        \
     X(flatten, vips_flatten) X(jpegsave_buffer, vips_jpegsave_buffer)                                \

@@ -22,6 +22,7 @@ typedef struct VipsArrayDouble VipsArrayDouble;
 enum { PF_VIPS_SIZE_DOWN = 2 };
 enum { PF_VIPS_INTERESTING_NONE = 0, PF_VIPS_INTERESTING_CENTRE = 1 };
 enum { PF_VIPS_FAIL_ON_ERROR = 2 };
+enum { PF_VIPS_FORMAT_UCHAR = 0 };
 enum { PF_G_LOG_LEVEL_WARNING = 1 << 4, PF_G_LOG_LEVEL_MESSAGE = 1 << 5, PF_G_LOG_LEVEL_INFO = 1 << 6 };
 #define PF_VIPS_META_ICC_NAME "icc-profile-data"
 
@@ -42,6 +43,8 @@ struct pf_vips {
     int (*thumbnail_buffer)(void *buf, size_t len, VipsImage **out, int width, ...);
     int (*thumbnail_image)(VipsImage *in, VipsImage **out, int width, ...);
     VipsImage *(*image_new_from_buffer)(const void *buf, size_t len, const char *option_string, ...);
+    VipsImage *(*image_new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
+    void (*image_set_blob_copy)(VipsImage *image, const char *name, const void *data, size_t length);
     unsigned long (*image_get_typeof)(const VipsImage *image, const char *name);
     int (*icc_transform)(VipsImage *in, VipsImage **out, const char *output_profile, ...);
     int (*image_hasalpha)(VipsImage *image);

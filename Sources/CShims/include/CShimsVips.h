@@ -22,6 +22,14 @@ int shim_vips_variant(const void *data, size_t length, int shrink_on_load, int w
                       void **out, size_t *out_length, int *out_width, int *out_height,
                       char *message, size_t message_size);
 
+/// The same, of an image already decoded: pixel_width x pixel_height pixels of bands 8-bit samples
+/// each (1 grey, 2 grey and alpha, 3 sRGB, 4 sRGB and alpha), rows packed, read in place for the
+/// call; icc, when not NULL, the image's colour profile (converted to sRGB as an embedded one is).
+int shim_vips_variant_pixels(const void *pixels, int pixel_width, int pixel_height, int bands, const void *icc, size_t icc_length,
+                             int width, int height, int cover, int format, int quality,
+                             void **out, size_t *out_length, int *out_width, int *out_height,
+                             char *message, size_t message_size);
+
 void shim_vips_free(void *buffer);
 
 /// libvips' version string (vips_version_string), opening libvips without starting it; NULL, with

@@ -30,6 +30,39 @@ enum AVIFDecoder {
         }
     }
 
+    /// The first frame (a still's image, a sequence's first) in 8-bit RGB, or RGBA when it has alpha,
+    /// with its colour profile: what a variant is made of when libvips cannot open the file.
+    static func firstFrame(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws(ImageError) -> DecodedPixels {
+        try AVIFContainer.normalized(bytes) { bytes throws(ImageError) in
+            try withDecoder(bytes) { decoder, avif throws(ImageError) in
+                let info = info(decoder)
+                try limits.checkCanvas(.avif, width: info.width, height: info.height)
+                let (result, trace) = LibraryTrace.capturing { avif.decoder_next_image(decoder) }
+                guard result == AVIF_RESULT_OK else {
+                    throw failure(result, decoder, avif, trace: trace, during: "frame 1 of \(info.frames)")
+                }
+                let image: UnsafeMutablePointer<avifImage> = decoder.pointee.image
+                var rgb = avifRGBImage()
+                avif.rgb_image_set_defaults(&rgb, image)
+                let bands = image.pointee.alphaPlane == nil ? 3 : 4
+                rgb.depth = 8
+                rgb.format = bands == 4 ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB
+                rgb.rowBytes = rgb.width * UInt32(bands)
+                var samples = [UInt8](repeating: 0, count: Int(rgb.rowBytes) * Int(rgb.height))
+                let converted = samples.withUnsafeMutableBufferPointer { buffer in
+                    rgb.pixels = buffer.baseAddress
+                    return avif.image_yuv_to_rgb(image, &rgb)
+                }
+                guard converted == AVIF_RESULT_OK else {
+                    throw failure(converted, decoder, avif, trace: "", during: "frame 1's conversion to RGB")
+                }
+                let icc = image.pointee.icc
+                return DecodedPixels(width: Int(rgb.width), height: Int(rgb.height), bands: bands, samples: samples,
+                                     iccProfile: icc.data.map { Array(UnsafeBufferPointer(start: $0, count: icc.size)) } ?? [])
+            }
+        }
+    }
+
     private static func info(_ decoder: UnsafeMutablePointer<avifDecoder>) -> ImageInfo {
         let image = decoder.pointee.image.pointee
         return ImageInfo(format: .avif, width: Int(image.width), height: Int(image.height),

@@ -13,7 +13,8 @@ import Foundation
 ///   ICC-tagged JPEGs, `cover` crops, PNG and WebP outputs, and a JPEG whose own decode here failed
 ///   (libvips' verdict stands). libvips' JPEG loader shrinks on load (DCT scaling by 1/2, 1/4 or
 ///   1/8; other formats are decoded whole), then a Lanczos3 reduce; EXIF orientation applied; an
-///   embedded colour profile converted to sRGB.
+///   embedded colour profile converted to sRGB. An AVIF libvips cannot open (libheif opens no image
+///   sequence) goes to libvips as its first frame's pixels, decoded by libavif.
 ///
 /// Both resample the sRGB values as stored (not in linear light), as `vipsthumbnail` and
 /// ImageMagick's `-thumbnail` do, and never enlarge. Runs on the caller's thread: libvips is started
@@ -85,8 +86,44 @@ package enum VariantMaker {
         return try make(spec, from: input, format: original)
     }
 
-    /// The variant `spec` of the encoded image `input`, by libvips.
+    /// The variant `spec` of the encoded image `input`, by libvips; for an AVIF that libvips cannot
+    /// open, of its first frame decoded by libavif (libvips reads AVIF through libheif, which opens no
+    /// image sequence: an animated AVIF failed with ImageMagick's guess at another format).
     package static func make(_ spec: VariantSpec, from input: Data, format original: ImageFormat?) throws(VariantError) -> Made {
+        let shrinkOnLoad: Int32 = original == .jpeg ? 1 : 0
+        do {
+            return try libvips(spec, original: original) { target, code, output, length, width, height, message in
+                input.withUnsafeBytes { bytes in
+                    // Shrink-on-load for JPEG only (DCT scaling); a WebP's is libwebp's coarser scaled decode.
+                    shim_vips_variant(bytes.baseAddress, bytes.count, shrinkOnLoad, Int32(target.width), Int32(target.height),
+                                      target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, 512)
+                }
+            }
+        } catch let error where error.isTheImagesOwn && original == .avif {
+            let decoded = input.withUnsafeBytes { bytes in
+                try? AVIFDecoder.firstFrame(bytes, limits: ImageLimits())
+            }
+            guard let frame = decoded else { throw error }
+            return try libvips(spec, original: original) { target, code, output, length, width, height, message in
+                frame.samples.withUnsafeBytes { samples in
+                    frame.iccProfile.withUnsafeBytes { icc in
+                        shim_vips_variant_pixels(samples.baseAddress, Int32(frame.width), Int32(frame.height), Int32(frame.bands),
+                                                 icc.baseAddress, icc.count, Int32(target.width), Int32(target.height),
+                                                 target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, 512)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One call of libvips' `call` (`shim_vips_variant` or `shim_vips_variant_pixels`), given the box
+    /// to fit, the output format's code and where its results go (a message buffer of 512 bytes).
+    private static func libvips(
+        _ spec: VariantSpec, original: ImageFormat?,
+        _ call: (_ target: (width: Int, height: Int, cover: Bool), _ code: Int32, _ output: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                 _ length: UnsafeMutablePointer<Int>, _ width: UnsafeMutablePointer<Int32>, _ height: UnsafeMutablePointer<Int32>,
+                 _ message: UnsafeMutablePointer<CChar>) -> Int32
+    ) throws(VariantError) -> Made {
         let format = spec.format.output(for: original)
         let code: Int32 = switch format {
         case .jpeg: Int32(SHIM_VIPS_JPEG)
@@ -105,11 +142,7 @@ package enum VariantMaker {
         var length = 0
         var width: Int32 = 0
         var height: Int32 = 0
-        let status = input.withUnsafeBytes { bytes in
-            // Shrink-on-load for JPEG only (DCT scaling); a WebP's is libwebp's coarser scaled decode.
-            shim_vips_variant(bytes.baseAddress, bytes.count, original == .jpeg ? 1 : 0, Int32(target.width), Int32(target.height), target.cover ? 1 : 0,
-                              code, Int32(spec.quality), &output, &length, &width, &height, &message, message.count)
-        }
+        let status = call(target, code, &output, &length, &width, &height, &message)
         guard status == 0, let output else {
             // libvips' messages come a line each: one line of the run's log.
             let detail = String(cBuffer: message).split(separator: "\n").joined(separator: "; ")

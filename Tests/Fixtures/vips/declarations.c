@@ -11,6 +11,7 @@ _Static_assert(PF_VIPS_SIZE_DOWN == (int)VIPS_SIZE_DOWN, "VIPS_SIZE_DOWN");
 _Static_assert(PF_VIPS_INTERESTING_NONE == (int)VIPS_INTERESTING_NONE, "VIPS_INTERESTING_NONE");
 _Static_assert(PF_VIPS_INTERESTING_CENTRE == (int)VIPS_INTERESTING_CENTRE, "VIPS_INTERESTING_CENTRE");
 _Static_assert(PF_VIPS_FAIL_ON_ERROR == (int)VIPS_FAIL_ON_ERROR, "VIPS_FAIL_ON_ERROR");
+_Static_assert(PF_VIPS_FORMAT_UCHAR == (int)VIPS_FORMAT_UCHAR, "VIPS_FORMAT_UCHAR");
 _Static_assert(PF_G_LOG_LEVEL_WARNING == (int)G_LOG_LEVEL_WARNING, "G_LOG_LEVEL_WARNING");
 _Static_assert(PF_G_LOG_LEVEL_MESSAGE == (int)G_LOG_LEVEL_MESSAGE, "G_LOG_LEVEL_MESSAGE");
 _Static_assert(PF_G_LOG_LEVEL_INFO == (int)G_LOG_LEVEL_INFO, "G_LOG_LEVEL_INFO");
@@ -21,6 +22,7 @@ void check(struct pf_vips *t) {
     t->cache_set_max_mem = vips_cache_set_max_mem; t->cache_set_max_files = vips_cache_set_max_files;
     t->thumbnail_buffer = vips_thumbnail_buffer; t->thumbnail_image = vips_thumbnail_image;
     t->image_new_from_buffer = vips_image_new_from_buffer; t->image_get_typeof = vips_image_get_typeof;
+    t->image_new_from_memory = vips_image_new_from_memory; t->image_set_blob_copy = vips_image_set_blob_copy;
     t->icc_transform = vips_icc_transform; t->image_hasalpha = vips_image_hasalpha;
     t->array_double_new = vips_array_double_new; t->area_unref = vips_area_unref; t->flatten = vips_flatten;
     t->jpegsave_buffer = vips_jpegsave_buffer; t->pngsave_buffer = vips_pngsave_buffer; t->webpsave_buffer = vips_webpsave_buffer;
