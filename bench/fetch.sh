@@ -52,6 +52,7 @@
 #
 # Usage: bench/fetch.sh [--images N] [--concurrency N] [--rounds R] [--port P] [--seed S]
 #                       [--results FILE] [--outputs DIR | --tmpfs SIZE] [--https] [--skip LIST]
+#                       [--keep-page-cache]
 #   --images N       corpus size (default 20000; about 132 KB per image on average)
 #   --concurrency N  parallel transfers for every tool (default 16)
 #   --rounds R       rounds of curl and prefetchd validate: header, and with PREFETCHD_BASE of
@@ -66,11 +67,17 @@
 #   --skip LIST      leave out the rows named in the comma-separated LIST: aria2c, decode, floor
 #                    (the single rows), header-floor, header-floor-2 (their rows in every round;
 #                    header-floor-2 with its HTTPS row)
+#   --keep-page-cache  do not drop the page cache before each row (as root it is dropped by
+#                    default). With outputs deleted after their rows (a tmpfs) there are no parked
+#                    outputs for the drop to keep out of a row, and after a drop on a machine that
+#                    gives freed memory back to its host, each row's first writes pay for pages the
+#                    host took back: most of every row's system time (bench/RESULTS.md, "Where the
+#                    system time comes from")
 # Environment: PREFETCHD=path/to/prefetchd adds the prefetchd rows; PREFETCHD_BASE=path/to/other
 # adds the base rows (needs PREFETCHD).
 set -euo pipefail
 
-images=20000 concurrency=16 rounds=3 port=8090 seed=1 results="" outputs="" tmpfs_size="" https=0 skip=""
+images=20000 concurrency=16 rounds=3 port=8090 seed=1 results="" outputs="" tmpfs_size="" https=0 skip="" keep_cache=0
 while (($#)); do
     case $1 in
         --images) images=$2; shift 2 ;;
@@ -83,6 +90,7 @@ while (($#)); do
         --tmpfs) tmpfs_size=$2; shift 2 ;;
         --https) https=1; shift ;;
         --skip) skip=",$2,"; shift 2 ;;
+        --keep-page-cache) keep_cache=1; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "fetch.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -209,9 +217,9 @@ load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 
 prepare() {
     sync
-    # As root, the page cache is dropped too, so that every run starts with the same free memory
-    # instead of the kernel reclaiming earlier rows' parked outputs while it runs.
-    if [[ -w /proc/sys/vm/drop_caches ]]; then echo 1 >/proc/sys/vm/drop_caches; fi
+    # As root, the page cache is dropped too (unless --keep-page-cache), so that every run starts with
+    # the same free memory instead of the kernel reclaiming earlier rows' parked outputs while it runs.
+    if ((!keep_cache)) && [[ -w /proc/sys/vm/drop_caches ]]; then echo 1 >/proc/sys/vm/drop_caches; fi
     find "$corpus/images" -type f -name '*.jpg' -exec cat {} + >/dev/null
 }
 
@@ -458,10 +466,11 @@ skips floor || floor_row
 NGINX_TLS_PORT=$tls_port "$BENCH/nginx.sh" stop "$corpus" "$port"
 
 if ((delete_outputs)); then outputs_note="each deleted after its row"; else outputs_note="parked until the end"; fi
+if ((keep_cache)) || [[ ! -w /proc/sys/vm/drop_caches ]]; then cache_note="page cache kept"; else cache_note="page cache dropped"; fi
 {
     echo "Fetch benchmark, $(date -u +%Y-%m-%dT%H:%MZ): $images images ($(awk -v b="$corpus_bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB)," \
         "concurrency $concurrency, nginx on 127.0.0.1 (sendfile, keep-alive), corpus in the page cache," \
-        "outputs on $outputs_fs ($outputs_note)."
+        "outputs on $outputs_fs ($outputs_note), $cache_note before each row."
     echo
     echo "Machine: $(nproc) cores, Linux $(uname -r), $(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
         "load average $load_start at the start, $(cut -d ' ' -f 1-3 /proc/loadavg) at the end." \
