@@ -96,7 +96,7 @@ package enum VariantMaker {
                 input.withUnsafeBytes { bytes in
                     // Shrink-on-load for JPEG only (DCT scaling); a WebP's is libwebp's coarser scaled decode.
                     shim_vips_variant(bytes.baseAddress, bytes.count, shrinkOnLoad, Int32(target.width), Int32(target.height),
-                                      target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, 512)
+                                      target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, messageBytes)
                 }
             }
         } catch let error where error.isTheImagesOwn && original == .avif {
@@ -109,15 +109,18 @@ package enum VariantMaker {
                     frame.iccProfile.withUnsafeBytes { icc in
                         shim_vips_variant_pixels(samples.baseAddress, Int32(frame.width), Int32(frame.height), Int32(frame.bands),
                                                  icc.baseAddress, icc.count, Int32(target.width), Int32(target.height),
-                                                 target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, 512)
+                                                 target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, messageBytes)
                     }
                 }
             }
         }
     }
 
+    /// The room for libvips' message about a variant it could not make.
+    private static let messageBytes = 512
+
     /// One call of libvips' `call` (`shim_vips_variant` or `shim_vips_variant_pixels`), given the box
-    /// to fit, the output format's code and where its results go (a message buffer of 512 bytes).
+    /// to fit, the output format's code and where its results go (a message buffer of `messageBytes`).
     private static func libvips(
         _ spec: VariantSpec, original: ImageFormat?,
         _ call: (_ target: (width: Int, height: Int, cover: Bool), _ code: Int32, _ output: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
@@ -137,7 +140,7 @@ package enum VariantMaker {
             target.width = min(target.width, webpLargestSide)
             target.height = min(target.height, webpLargestSide)
         }
-        var message = [CChar](repeating: 0, count: 512)
+        var message = [CChar](repeating: 0, count: messageBytes)
         var output: UnsafeMutableRawPointer?
         var length = 0
         var width: Int32 = 0
