@@ -53,8 +53,22 @@ int shim_vips_start(char *message, size_t message_size) {
     return start_status;
 }
 
+/// Removes the image's EXIF (the blob and the fields libvips parsed from it, which its savers write
+/// back), XMP, IPTC and ICC data: libvips 8.14's WebP saver wrote them whatever "strip" said, GPS
+/// position and author included. What is left is the image's own size and resolution.
+static void drop_metadata(VipsImage *image) {
+    char **fields = vips->image_get_fields(image);
+    for (char **field = fields; field != NULL && *field != NULL; field++) {
+        if (strncmp(*field, "exif-", 5) == 0 || strcmp(*field, "xmp-data") == 0 || strcmp(*field, "iptc-data") == 0
+            || strcmp(*field, PF_VIPS_META_ICC_NAME) == 0) {
+            vips->image_remove(image, *field);
+        }
+    }
+    vips->g_strfreev(fields);
+}
+
 /// Converts the thumbnail (taken over) to sRGB when it carries a colour profile, flattens its alpha
-/// for JPEG, and encodes it.
+/// for JPEG, drops its metadata and encodes it.
 static int encode(VipsImage *thumbnail, int format, int quality, void **out, size_t *out_length, int *out_width, int *out_height,
                   char *message, size_t message_size) {
     int failed;
@@ -84,6 +98,7 @@ static int encode(VipsImage *thumbnail, int format, int quality, void **out, siz
         }
         thumbnail = flat;
     }
+    drop_metadata(thumbnail);
     int status;
     switch (format) {
     case SHIM_VIPS_JPEG:

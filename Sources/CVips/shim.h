@@ -45,6 +45,8 @@ struct pf_vips {
     VipsImage *(*image_new_from_buffer)(const void *buf, size_t len, const char *option_string, ...);
     VipsImage *(*image_new_from_memory)(const void *data, size_t size, int width, int height, int bands, int format);
     void (*image_set_blob_copy)(VipsImage *image, const char *name, const void *data, size_t length);
+    char **(*image_get_fields)(VipsImage *image);
+    int (*image_remove)(VipsImage *image, const char *name);
     unsigned long (*image_get_typeof)(const VipsImage *image, const char *name);
     int (*icc_transform)(VipsImage *in, VipsImage **out, const char *output_profile, ...);
     int (*image_hasalpha)(VipsImage *image);
@@ -59,6 +61,7 @@ struct pf_vips {
     unsigned (*g_log_set_handler)(const char *domain, int levels, PFLogFunc handler, void *data);
     void (*g_object_unref)(void *object);
     void (*g_free)(void *memory);
+    void (*g_strfreev)(char **strings);
 };
 
 #endif

@@ -23,9 +23,10 @@ void check(struct pf_vips *t) {
     t->thumbnail_buffer = vips_thumbnail_buffer; t->thumbnail_image = vips_thumbnail_image;
     t->image_new_from_buffer = vips_image_new_from_buffer; t->image_get_typeof = vips_image_get_typeof;
     t->image_new_from_memory = vips_image_new_from_memory; t->image_set_blob_copy = vips_image_set_blob_copy;
+    t->image_get_fields = vips_image_get_fields; t->image_remove = vips_image_remove;
     t->icc_transform = vips_icc_transform; t->image_hasalpha = vips_image_hasalpha;
     t->array_double_new = vips_array_double_new; t->area_unref = vips_area_unref; t->flatten = vips_flatten;
     t->jpegsave_buffer = vips_jpegsave_buffer; t->pngsave_buffer = vips_pngsave_buffer; t->webpsave_buffer = vips_webpsave_buffer;
     t->image_get_width = vips_image_get_width; t->image_get_height = vips_image_get_height;
-    t->g_log_set_handler = g_log_set_handler; t->g_object_unref = g_object_unref; t->g_free = g_free;
+    t->g_log_set_handler = g_log_set_handler; t->g_object_unref = g_object_unref; t->g_free = g_free; t->g_strfreev = g_strfreev;
 }
