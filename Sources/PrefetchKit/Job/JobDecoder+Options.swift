@@ -63,7 +63,7 @@ extension JobDecoder {
     static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
 
     /// Header names must be tokens and values a single line, not about a body; a name replaces any
-    /// written with other case.
+    /// written with other case in the defaults, and may not come twice in one mapping in any case.
     private mutating func mergeHeaders(_ node: YAMLNode, _ path: String, into headers: inout [String: String]) {
         guard case .mapping(let pairs) = node.content else {
             report(node, path, "expected a mapping, found \(node.kindName)")
@@ -74,6 +74,7 @@ extension JobDecoder {
             return name
         }
         guard let fields = mapping(node, path, allowed: names) else { return }
+        var spelled: [String: String] = [:]
         for name in names {
             guard let pair = fields[name], let value = string(pair.value, Self.join(path, name)) else { continue }
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
@@ -86,6 +87,10 @@ extension JobDecoder {
             }
             guard !Self.framingHeaders.contains(name.lowercased()) else {
                 report(pair.key, Self.join(path, name), "`\(name)` frames the message and is set by libcurl; a GET sends no body")
+                continue
+            }
+            if let first = spelled.updateValue(name, forKey: name.lowercased()) {
+                report(pair.key, Self.join(path, name), "`\(name)` is the header `\(first)` again (header names are the same in any case)")
                 continue
             }
             for existing in headers.keys where existing.lowercased() == name.lowercased() {

@@ -71,6 +71,20 @@ import Testing
         #expect(diagnostics.count == 11)
     }
 
+    @Test func aHeaderNamedTwiceInAnyCaseIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            defaults:
+              headers: { Accept: "image/png" }
+            sets:
+              - { name: a, headers: { accept: "a", ACCEPT: "b" }, urls: ["https://x.example/1.png"] }
+            """)
+        expectDiagnostic(diagnostics, line: 5, column: 40, keyPath: "sets[0].headers.ACCEPT",
+                         contains: "`ACCEPT` is the header `accept` again")
+        #expect(diagnostics.count == 1)
+    }
+
     @Test func unknownKeysSuggestTheClosestOne() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
