@@ -60,6 +60,7 @@ package enum Verifier {
         if originals == nil { try cache.index.mapForReading() }
         var result = Result()
         var seen = StringTable(placeholder: (), capacity: min(plan.count, seenReserved), bytesEach: 64)
+        let asks = askGroups(plan.sets)
         var batch: [PlanItem] = []
         batch.reserveCapacity(batchSize)
         let reader = WorkerPool(name: "prefetchd.verify.read", width: lookups)
@@ -69,7 +70,8 @@ package enum Verifier {
         }
         for item in plan {
             result.urls += 1
-            guard seen.insert(item.key, ()) else { continue }
+            let ask = asks[item.setIndex]
+            guard seen.insert(ask == 0 ? item.key : item.key + "\u{0}" + String(ask), ()) else { continue }
             batch.append(item)
             guard batch.count == batchSize else { continue }
             pending.append(Lookup(batch, of: plan.sets, in: cache, among: originals, on: reader))
@@ -79,6 +81,19 @@ package enum Verifier {
         pending.append(Lookup(batch, of: plan.sets, in: cache, among: originals, on: reader))
         while !pending.isEmpty { try judgeOldest() }
         return result
+    }
+
+    /// For each set, the first set that asks the same of a key (the original kept or not, the same
+    /// variants, the same refresh policy): a key is judged once for each such group of sets that lists
+    /// it, so a set that asks for variants another set of the same URL does not is held to them.
+    /// (A key judged for two groups counts as two of the keys checked.)
+    static func askGroups(_ sets: [JobSet]) -> [Int] {
+        sets.map { set in
+            sets.firstIndex { other in
+                other.options.keepOriginal == set.options.keepOriginal && other.options.variants == set.options.variants
+                    && other.options.refresh == set.options.refresh
+            }!
+        }
     }
 
     /// Whether a job of `urls` asks for so large a share of an index's `rows` that reading every

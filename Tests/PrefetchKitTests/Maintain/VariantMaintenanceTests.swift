@@ -103,4 +103,25 @@ struct VariantMaintenanceTests {
             #expect(try cache.variantPath(named: "big", ofOriginalAt: original) == nil)
         }
     }
+
+    @Test func verifyHoldsEachSetOfAURLToItsOwnVariants() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try cacheWithVariants(cache, count: 1)
+            let jobFolder = try TemporaryDirectory()
+            // The same URL in a set without variants, listed first, and in one that asks for a variant
+            // the cache lacks: that set's variant is reported, not hidden by the first set's verdict.
+            let job = try jobFolder.load("""
+                version: 1
+                cache: {path: "\(folder)"}
+                sets:
+                  - {name: plain, priority: high, urls: ["\(keys[0])"]}
+                  - {name: thumbs, urls: ["\(keys[0])"], variants: [{name: big, max_pixel_size: 4}]}
+                  - {name: more, urls: ["\(keys[0])"], variants: [{name: big, max_pixel_size: 4}]}
+                """)
+            let result = try #require(try Verifier.verify(job) { _ in })
+            #expect(result.findings.map(\.line) == ["missing \(keys[0]) variant big"])
+            #expect(result.urls == 3 && result.checked == 2 && result.fresh == 1)
+        }
+    }
 }
