@@ -63,6 +63,9 @@ struct MergePass {
             return false
         }
         guard let cache = target.cache else {
+            if planned == .replace, entry.variantOf == nil, try target.stamp(relativePath: entry.relativePath)?.checksum != entry.checksum {
+                try dropVariants(ofReplaced: entry, into: &report)
+            }
             target.plan(entry)
             count(planned, entry, linked: !options.copy && device(of: entry.path) == target.device, into: &report)
             return true
@@ -77,16 +80,29 @@ struct MergePass {
         placed.path = cache.root + "/" + entry.relativePath
         var decided = planned
         var linked = false
+        var replacedBody: String?
         let taken = try merging { () throws(CacheError) in
             try cache.index.merge(placed, freshness: freshness, accept: {
                 decided = Self.decide($0, entry)
+                replacedBody = $0?.checksum
                 return decided != .skip
             }, place: { () throws(CacheError) in
                 linked = try BodyPlacement.place(entry.path, at: placed.path, in: cache, link: !options.copy)
             })
         }
+        if taken, decided == .replace, entry.variantOf == nil, replacedBody != entry.checksum {
+            try dropVariants(ofReplaced: entry, into: &report)
+        }
         count(taken ? decided : .skip, entry, linked: linked, into: &report)
         return taken
+    }
+
+    /// The destination's variants of an original another body just replaced go: they were made from
+    /// the body replaced (this source's own, made from the new body, come after the originals).
+    private func dropVariants(ofReplaced original: CacheEntry, into report: inout MergeReport) throws(MergeError) {
+        for variant in try target.dropVariants(ofReplaced: original.relativePath) {
+            count(.strayVariant, variant, linked: false, into: &report)
+        }
     }
 
     /// Add when the destination has no row, replace when its row's last fetch is older, else skip.

@@ -10,6 +10,10 @@ final class MergeTarget: Sendable {
     private let snapshot: CacheIndex?
     /// A dry run's entries planned so far, by relative path: what a later source is weighed against.
     private let planned = Locked<[String: EntryStamp]>([:])
+    /// A dry run's variants planned so far, by their original's relative path, and the originals
+    /// whose variants in the destination were counted as dropped.
+    private let plannedVariants = Locked<[String: [CacheEntry]]>([:])
+    private let droppedOriginals = Locked<Set<String>>([])
     /// The file system the destination is on (its nearest existing folder's, when it is not there yet).
     let device: UInt64
 
@@ -47,9 +51,26 @@ final class MergeTarget: Sendable {
         return try merging { () throws(CacheError) in try index.stamp(relativePath: relativePath) }
     }
 
+    /// Removes the destination's variants of the original at `relativePath`, whose body was just
+    /// replaced by another (they were made from the one replaced); returns them. A dry run removes
+    /// nothing and returns those it would.
+    func dropVariants(ofReplaced relativePath: String) throws(MergeError) -> [CacheEntry] {
+        if let cache {
+            return try merging { () throws(CacheError) in
+                let variants = try cache.index.variants(ofOriginalAt: relativePath)
+                for variant in variants { try cache.remove(relativePath: variant.relativePath) }
+                return variants
+            }
+        }
+        let planned = plannedVariants.withLock { $0.removeValue(forKey: relativePath) ?? [] }
+        guard let snapshot, droppedOriginals.withLock({ $0.insert(relativePath).inserted }) else { return planned }
+        return try merging { () throws(CacheError) in try snapshot.variants(ofOriginalAt: relativePath) } + planned
+    }
+
     /// A dry run's note that `entry` would be taken.
     func plan(_ entry: CacheEntry) {
         planned.withLock { $0[entry.relativePath] = EntryStamp(modifiedAt: entry.modifiedAt, checksum: entry.checksum) }
+        if let original = entry.variantOf { plannedVariants.withLock { $0[original, default: []].append(entry) } }
     }
 
     /// Commits what the last batch holds.

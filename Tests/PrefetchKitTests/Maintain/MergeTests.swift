@@ -126,6 +126,37 @@ struct MergeTests {
         #expect(variant.checksum == (try DiskCache.open(at: wide, layout: .native).variant(named: "small", ofOriginalAt: wideOriginal.relativePath))?.checksum)
     }
 
+    @Test func aVariantGoesWhenALaterSourceReplacesItsOriginalWithAnotherBody() throws {
+        // Given a cache with an original one pixel wide and its variant, and one fetched later with the
+        // original five wide and no variant
+        let harness = try RunHarness()
+        let key = harness.url("/image/varied")
+        let withVariant = try harness.job(sets: [harness.set("s", ["/image/varied"], ["variants: [{name: small, max_pixel_size: 8}]"])])
+        let plain = try harness.job("plain", sets: [harness.set("s", ["/image/varied"])])
+        let narrow = harness.folder.path + "/narrow", wide = harness.folder.path + "/wide"
+        _ = try run(harness, withVariant, into: narrow)
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = try harness.server.get("/set-width/varied/5")
+        _ = try run(harness, plain, into: wide)
+
+        // When both are merged, the narrow one first, after a dry run of the same
+        let merged = harness.folder.path + "/merged"
+        let dry = try Binary.run(["merge", narrow, wide, "--into", merged, "--dry-run"])
+        let outcome = try Binary.run(["merge", narrow, wide, "--into", merged])
+
+        // Then the merged cache holds the wide original and no variant made from the narrow one
+        #expect(dry.status == 0 && dry.stdout.contains("2 would be added, 1 would be replaced")
+                    && dry.stdout.contains("1 variant of another body left out"), "\(dry.stdout)")
+        #expect(outcome.status == 0 && outcome.stderr.contains("2 added, 1 replaced") && outcome.stderr.contains("1 variant of another body left out"),
+                "\(outcome.stderr)")
+        let cache = try DiskCache.open(at: merged, layout: .native)
+        let original = try #require(try cache.lookup(key: key))
+        #expect(original.width == 5)
+        #expect(try cache.variant(named: "small", ofOriginalAt: original.relativePath) == nil)
+        #expect(try Binary.run(["path", key, "--variant", "small", "--cache", merged]).status == 1)
+        #expect(try Binary.run(["fsck", "--cache", merged]).status == 0)
+    }
+
     @Test func aMergeWithoutSourcesOrDestinationIsAUsageError() throws {
         try TemporaryDirectory.withPath { folder in
             try storePNGs(at: folder + "/a", count: 1)
