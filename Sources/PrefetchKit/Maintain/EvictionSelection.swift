@@ -4,14 +4,16 @@ package struct EvictionSelection: Sendable {
     let entries: RemovalRule
     let ledger: RemovalRule
 
-    /// The entries of `keys` (by the relative path each names in `cache`'s layout) and those stored
-    /// under one of `storedURLs` (the `url` column, as runs show it), and the ledger lines of either.
+    /// The entries of `keys` (by the relative path each names in `cache`'s layout) with their variants
+    /// (those of a `keep_original: false` set too, which have no original), and those stored under one
+    /// of `storedURLs` (the `url` column, as runs show it), and the ledger lines of either.
     package static func urls(keys: [String], storedURLs: [String], in cache: DiskCache) -> EvictionSelection {
         let listed = "IN (SELECT value FROM json_each(?))"
         let shown = IndexValue.textList(storedURLs)
+        let paths = IndexValue.textList(keys.map(cache.relativePath(forKey:)))
         return EvictionSelection(
-            entries: RemovalRule(condition: "(relative_path \(listed) OR url \(listed))",
-                                 values: [.textList(keys.map(cache.relativePath(forKey:))), shown]),
+            entries: RemovalRule(condition: "(relative_path \(listed) OR variant_of \(listed) OR url \(listed))",
+                                 values: [paths, paths, shown]),
             ledger: RemovalRule(condition: "(cache_key \(listed) OR url \(listed))", values: [.textList(keys), shown]))
     }
 

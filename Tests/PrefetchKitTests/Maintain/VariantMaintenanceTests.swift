@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import PrefetchKit
 
-/// Variants beside the run: `clean` takes them with their original, `verify` misses them, `path`
-/// finds them, `stats` counts them apart.
+/// Variants beside the run: `clean` and `remove` take them with their original, `verify` misses them,
+/// `path` finds them, `stats` counts them apart.
 @Suite(.timeLimit(.minutes(3)))
 struct VariantMaintenanceTests {
     static let day: TimeInterval = 86_400
@@ -101,6 +101,39 @@ struct VariantMaintenanceTests {
             let changed = try #require(try Verifier.verify(try job("[{name: thumb, max_pixel_size: 8, format: jpeg}, {name: big, max_pixel_size: 4}]")) { _ in })
             #expect(changed.findings.map(\.line) == ["missing \(keys[0]) variant thumb", "missing \(keys[0]) variant big"])
             #expect(try cache.variantPath(named: "big", ofOriginalAt: original) == nil)
+        }
+    }
+
+    @Test func removeByJobTakesTheVariantsAndItsDryRunListsThem() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given two originals with a variant each, and a third URL whose set kept only its variant
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            var keys = try cacheWithVariants(cache, count: 2)
+            let png = try Data(contentsOf: URL(fileURLWithPath: CorpusEntry.root + "/pngsuite/basn2c08.png"))
+            let alone = "https://x.example/alone.png"
+            try cache.storeVariant(try VariantMaker.make(Self.thumb, from: png, format: .png),
+                                   at: cache.variantLocation(Self.thumb, originalKey: alone, format: .png), url: alone,
+                                   setName: "main", variant: "thumb", originalPath: cache.relativePath(forKey: alone))
+            try cache.flush()
+            keys.append(alone)
+            let jobs = try TemporaryDirectory()
+            let job = try jobs.write("job.yaml", """
+                version: 1
+                cache: {path: "\(folder)"}
+                sets:
+                  - {name: main, urls: ["\(keys[0])", "\(keys[1])"], variants: [{name: thumb, max_pixel_size: 8, format: png}]}
+                  - {name: alone, keep_original: false, urls: ["\(alone)"], variants: [{name: thumb, max_pixel_size: 8, format: png}]}
+                """).path
+
+            // When the job's URLs are removed, after a dry run
+            let dry = try Binary.run(["remove", "--job", job, "--dry-run"])
+            let real = try Binary.run(["remove", "--job", job])
+
+            // Then the dry run lists the five entries the remove takes, variants and the lone one included
+            #expect(dry.status == 0 && dry.stdout.split(separator: "\n").filter { $0.hasPrefix("would remove ") }.count == 5, "\(dry.stdout)")
+            #expect(dry.stdout.contains("would remove 5 entries"), "\(dry.stdout)")
+            #expect(real.status == 0 && real.stdout.hasPrefix("remove: removed 5 entries"), "\(real.stdout)\(real.stderr)")
+            #expect(try DiskCache.open(at: folder, layout: .native).index.entryCount() == 0)
         }
     }
 
