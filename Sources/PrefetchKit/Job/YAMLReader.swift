@@ -141,12 +141,35 @@ final class YAMLReader {
         let problem = state.problem.map { String(cString: $0) } ?? "unknown YAML error"
         let context = state.context.map { String(cString: $0) }
         var message = context.map { "\($0): \(problem)" } ?? problem
-        let mark = YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1)
+        // A reader error (bytes that are not UTF-8, a control character) has no mark, only the offset
+        // of the byte it stopped at.
+        let isReaderError = state.error == YAML_READER_ERROR
+        if isReaderError, state.problem_value >= 0 {
+            let hex = String(UInt8(truncatingIfNeeded: state.problem_value), radix: 16, uppercase: true)
+            message += " (byte 0x" + (hex.count == 1 ? "0" : "") + hex + ")"
+        }
+        let mark = isReaderError ? mark(atByte: Int(state.problem_offset))
+            : YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1)
         // `{` and `}` end a plain value inside `{ }` or `[ ]`, and `${VAR}` holds both.
         if context?.hasPrefix("while parsing a flow") == true, text(ofLine: mark.line).contains("${") {
             message += "; inside { } or [ ], quote a value that holds ${VAR}: \"${VAR}\""
         }
         return YAMLProblem(message: message, mark: mark)
+    }
+
+    /// The line and column (in characters, both 1-based) of the input's byte at `offset`.
+    private func mark(atByte offset: Int) -> YAMLMark {
+        var line = 1
+        var column = 1
+        for byte in input[0..<min(max(offset, 0), inputCount)] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return YAMLMark(line: line, column: column)
     }
 
     /// The text of the input's line `number` (1-based), empty past its end.

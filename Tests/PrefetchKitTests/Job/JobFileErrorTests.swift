@@ -71,6 +71,23 @@ import Testing
         #expect(diagnostics.count == 11)
     }
 
+    @Test func bytesThatAreNotUTF8AreReportedWhereTheyAre() throws {
+        let folder = try TemporaryDirectory()
+        let cases: [(bytes: [UInt8], line: Int, column: Int, message: String)] = [
+            (Array("version: 1\nsets:\n  - name: ".utf8) + [0xFF, 0xFE] + Array("\n    urls: [a]\n".utf8), 3, 11,
+             "invalid leading UTF-8 octet (byte 0xFF)"),
+            (Array("version: 1\nname: \"h\u{E9}".utf8) + [0xFF] + Array("\"\n".utf8), 2, 10, "invalid leading UTF-8 octet (byte 0xFF)"),
+            (Array("version: 1\nsets:\n  - name: ab\n    urls: [".utf8) + [0] + Array("]\n".utf8), 4, 12,
+             "control characters are not allowed (byte 0x00)"),
+        ]
+        for (number, item) in cases.enumerated() {
+            let path = try folder.write("bad-\(number).yaml", Data(item.bytes)).path
+            let outcome = try Binary.run(["check", path])
+            #expect(outcome.status == 2 && outcome.stderr.contains("bad-\(number).yaml:\(item.line):\(item.column): \(item.message)"),
+                    "\(outcome.stderr)")
+        }
+    }
+
     @Test func aHeaderNamedTwiceInAnyCaseIsRefused() throws {
         let folder = try TemporaryDirectory()
         let diagnostics = try folder.diagnostics("""
