@@ -7,7 +7,14 @@ extension Prefetcher {
     /// remembers every key settled since the read: every key this run settled after it is then told
     /// by the board before its row is asked for.
     func schedule(_ item: PlanItem, ahead: ReadAhead?) throws(CacheError) {
-        guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else { return }
+        guard case .claimed(let claim) = board.ask(item.key, set: item.setIndex) else {
+            // Another set of the URL decided it, with that set's variants: this set's own are made
+            // once every transfer has settled.
+            if !plan.sets[item.setIndex].options.variants.isEmpty, !settings.dryRun {
+                variantFollowUps.withLock { $0[item.key + "\u{0}" + String(item.setIndex)] = item }
+            }
+            return
+        }
         let setName = plan.sets[item.setIndex].name
         guard settings.shard?.contains(key: item.key) ?? true else {
             settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "shard"))

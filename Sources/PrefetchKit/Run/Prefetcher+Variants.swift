@@ -61,6 +61,33 @@ extension Prefetcher {
 
     /// A variant that could not be made from a cached original: reported, not ledgered (the original
     /// is not the network's failure, and the next run tries again).
+    /// Makes the missing variants of each occurrence that was told another set's outcome
+    /// (`variantFollowUps`), from the original that set stored or found, on this thread once the
+    /// transfers have settled. One that cannot be made turns its set's success into a failure.
+    func makeFollowUpVariants() {
+        let items = variantFollowUps.withLock { $0.values.sorted { $0.setIndex < $1.setIndex } }
+        for item in items where !isStopping {
+            let set = plan.sets[item.setIndex]
+            do throws(CacheError) {
+                guard let entry = try cache.lookup(cache.location(forKey: item.key)),
+                      case let missing = try missingVariants(set, of: entry, key: item.key), !missing.isEmpty else { continue }
+                let made: [(VariantSpec, VariantMaker.Made)]
+                do {
+                    made = try VariantMaker.make(missing, fromFileAt: entry.path, format: entry.format)
+                } catch {
+                    let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,
+                                             message: error.description)
+                    board.failLater(set: item.setIndex, failure)
+                    log.record(.failed(failure))
+                    continue
+                }
+                try storeVariants(made, key: item.key, format: entry.format, url: item.shownURL, set: set)
+            } catch {
+                stop(for: error)
+            }
+        }
+    }
+
     private func failTransform(_ item: PlanItem, _ claim: KeyClaim, _ error: VariantError) {
         let set = plan.sets[item.setIndex]
         let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,

@@ -58,6 +58,9 @@ package final class Prefetcher: Sendable {
     let cacheFailure = Locked<CacheError?>(nil)
     /// Commits the index's open batch a few times a second while the job runs.
     private let flusher = Locked<RepeatingTimer?>(nil)
+    /// Occurrences told another set's outcome whose own set has variants: checked for them once the
+    /// transfers have settled (`makeFollowUpVariants`), by key and set.
+    let variantFollowUps = Locked<[String: PlanItem]>([:])
 
     package convenience init(job: Job, cache: DiskCache, settings: RunSettings, log: RunLog) throws(FetchError) {
         try self.init(job: job, cache: cache, settings: settings, log: log) { configuration throws(FetchError) in
@@ -176,6 +179,7 @@ package final class Prefetcher: Sendable {
     /// first URL source of the job that could not be read to its end.
     func end(sourceFailure: JobDiagnostic?) -> RunOutcome {
         workers.waitUntilIdle()
+        makeFollowUpVariants()
         flusher.withLock { $0 }?.stop()
         do throws(CacheError) {
             try cache.flush()

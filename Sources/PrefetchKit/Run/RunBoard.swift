@@ -133,6 +133,17 @@ final class RunBoard: Sendable {
         }
     }
 
+    /// Turns a success `set` was told into `failure`: its own variants of a key another set decided
+    /// could not be made.
+    func failLater(set: Int, _ failure: RunFailure) {
+        state.withLock { state in
+            state.tally.totals.failed += 1
+            if state.tally.failures.count < state.tally.failureLimit { state.tally.failures.append(failure) }
+            state.tally.sets[set].succeeded -= 1
+            state.tally.sets[set].apply(.failed(failure))
+        }
+    }
+
     /// Ends a claim on a key this run settled before and has forgotten: its sets are told, nothing is
     /// counted again.
     func settleRepeat(_ claim: KeyClaim, _ outcome: KeyOutcome) {

@@ -57,6 +57,24 @@ struct RunVariantsTests {
         #expect(variant.width == 1 && variant.height == 1 && variant.format == .png)
     }
 
+    @Test func aLaterSetOfTheSameURLGetsItsOwnVariantsFromOneFetch() throws {
+        let harness = try RunHarness()
+        // The URL in a high-priority set without variants and in a set that asks for one: fetched once,
+        // by the first, and the second's variant made from what it stored.
+        let job = try harness.job(sets: [harness.set("plain", ["/count/shared"], ["priority: high"]),
+                                         harness.set("thumbs", ["/count/shared"], ["variants: [{name: small, max_pixel_size: 8}]"])])
+
+        let result = try harness.run([job])
+
+        #expect(result.report.totals == .expected(requested: 2, unique: 1, fetched: 1, bytes: Int(result.report.totals.bytes)))
+        #expect(try harness.server.hits("shared") == 1)
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        let original = try #require(try cache.lookup(key: harness.url("/count/shared")))
+        let variant = try #require(try cache.variant(named: "small", ofOriginalAt: original.relativePath))
+        #expect(variant.setName == "thumbs" && variant.variantOf == original.relativePath)
+        #expect(try Binary.run(["verify", job]).status == 0)
+    }
+
     @Test func aVariantIsRemadeOnA200RevalidationAndNotOnA304() throws {
         let harness = try RunHarness()
         let name = "variant-\(UUID().uuidString)"
