@@ -14,6 +14,25 @@ package enum URLCheck {
 
     /// Every byte a URL may not contain: controls, space and DEL.
     private static let forbidden = String(decoding: Array(1...0x20) + [0x7F], as: UTF8.self)
+    /// Those and every byte past ASCII (NUL-terminated), so that one scan finds an ASCII URL clean.
+    private static let forbiddenOrNonASCII: [CChar] = (Array(1...0x20) + Array(0x7F...0xFF) + [0]).map { CChar(bitPattern: $0) }
+
+    /// Why a URL with characters past ASCII (which libcurl percent-encodes) is not usable: a space of
+    /// another kind (a no-break space before a URL file line's digest would join the digest to the
+    /// URL), or bytes that were not UTF-8 (read as U+FFFD, which would be fetched as `%EF%BF%BD`).
+    private static func nonASCIIProblem(_ url: String) -> String? {
+        for (offset, scalar) in url.unicodeScalars.enumerated() where !scalar.isASCII {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            if scalar == "\u{FFFD}" {
+                return "`\(shortened(url))` holds bytes that are not UTF-8 text at character \(offset + 1)"
+            }
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format {
+                return "`\(shortened(url))` contains the space or invisible character \(code) at character \(offset + 1)"
+            }
+        }
+        return nil
+    }
 
     /// `url` as a message quotes it: its password hidden, its first `shownCharacters` only.
     private static func shortened(_ url: String) -> String {
@@ -29,7 +48,11 @@ package enum URLCheck {
             guard https || strncasecmp(text, "http://", 7) == 0 else {
                 return "`\(shortened(url))` is not an absolute http or https URL"
             }
-            let clean = strcspn(text, forbidden)
+            var clean = strcspn(text, forbiddenOrNonASCII)
+            if clean < length, UInt8(bitPattern: text[clean]) >= 0x80 {
+                if let problem = nonASCIIProblem(url) { return problem }
+                clean = strcspn(text, forbidden)
+            }
             guard clean == length else {
                 return "`\(shortened(url))` contains a space or control character at character \(clean + 1)"
             }

@@ -35,6 +35,19 @@ import Testing
         #expect(short == "`ftp://x.example/a.png` is not an absolute http or https URL")
     }
 
+    /// Characters past ASCII are percent-encoded by libcurl, but a space of another kind or a byte
+    /// that was not UTF-8 (read as U+FFFD) is refused, with where it is.
+    @Test func spacesPastASCIIAndBytesThatWereNotUTF8AreRefused() throws {
+        let nbsp = try #require(URLCheck.problem("http://h.example/a.png\u{A0}sha256:00"))
+        #expect(nbsp == "`http://h.example/a.png\u{A0}sha256:00` contains the space or invisible character U+00A0 at character 23")
+        let joiner = try #require(URLCheck.problem("http://h.example/caf\u{e9}\u{200B}.png"))
+        #expect(joiner.contains("U+200B at character 22"), "\(joiner)")
+        let replaced = try #require(URLCheck.problem("http://h.example/\u{FFFD}\u{FFFD}.jpg"))
+        #expect(replaced.contains("holds bytes that are not UTF-8 text at character 18"), "\(replaced)")
+        let control = try #require(URLCheck.problem("http://h.example/caf\u{e9}/a\u{1}b.png"))
+        #expect(control.contains("contains a space or control character"), "\(control)")
+    }
+
     @Test(arguments: [
         "http://user@x.example/a.png", "http://[::1]:8080/a.png", "http://x.example:/a.png", "http://xn--caf-dma.example/",
     ])
