@@ -27,8 +27,19 @@ extension DiskCache {
     /// whether the original is kept or not), when its file is there with its recorded size; counts as
     /// a use of the variant.
     package func variantPath(named name: String, ofOriginalAt originalPath: String) throws(CacheError) -> String? {
-        guard let row = try variant(named: name, ofOriginalAt: originalPath), let key = row.key,
-              let entry = try lookup(CacheLocation(key: key, relativePath: row.relativePath)) else { return nil }
+        try usedPath(of: try variant(named: name, ofOriginalAt: originalPath))
+    }
+
+    /// The same for the variant `spec` makes of the original under `originalKey`, exactly: not another
+    /// variant of that name (another job's, or one made before the set's parameters changed).
+    package func variantPath(of spec: VariantSpec, originalKey: String) throws(CacheError) -> String? {
+        let wanted = spec.key(forOriginal: originalKey)
+        return try usedPath(of: try index.variants(ofOriginalAt: relativePath(forKey: originalKey)).first { $0.key == wanted })
+    }
+
+    /// The path of `row`'s file, when it is there with its recorded size; counts as a use.
+    private func usedPath(of row: CacheEntry?) throws(CacheError) -> String? {
+        guard let row, let key = row.key, let entry = try lookup(CacheLocation(key: key, relativePath: row.relativePath)) else { return nil }
         try index.touch(relativePath: entry.relativePath, at: Date())
         return entry.path
     }

@@ -22,7 +22,9 @@ enum PathCommand {
             cached, 1 when not, 2 when URL is not an absolute http or https URL or JOB.yaml is bad,
             3 when DIR holds no cache or the cache is unusable. With --variant, prints the path of
             that variant of URL's image instead (a `variants:` item's name), found through the link the index keeps
-            from the variant to its original, also when the set did not keep the original.
+            from the variant to its original, also when the set did not keep the original; with
+            --job, the variant that job's set makes under that name (not another job's), else the
+            newest of that name.
             """,
         options: [
             SharedOptions.cacheFolder,
@@ -64,7 +66,13 @@ enum PathCommand {
                              _ diagnostics: Diagnostics) throws(CacheError) {
         if let variant {
             let key = options.cacheKey.key(for: URLRedaction.keyed(url))
-            guard let path = try cache.variantPath(named: variant, ofOriginalAt: cache.relativePath(forKey: key)) else {
+            // With a job whose set makes that variant, the one it makes; else the newest of the name.
+            let found = if let spec = options.variants.first(where: { $0.name == variant }) {
+                try cache.variantPath(of: spec, originalKey: key)
+            } else {
+                try cache.variantPath(named: variant, ofOriginalAt: cache.relativePath(forKey: key))
+            }
+            guard let path = found else {
                 diagnostics.report(.failure, "prefetchd path: no variant `\(variant)` cached for \(shown)")
                 return
             }

@@ -104,6 +104,37 @@ struct VariantMaintenanceTests {
         }
     }
 
+    @Test func pathWithAJobFindsTheVariantThatJobMakesNotTheNewestOfTheName() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given an original with the job's `thumb` (8 px) and, made later, another job's `thumb` (4 px)
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let key = try cacheWithVariants(cache, count: 1)[0]
+            let png = try Data(contentsOf: URL(fileURLWithPath: CorpusEntry.root + "/pngsuite/basn2c08.png"))
+            let other = VariantSpec(name: "thumb", box: .longestSide(4), format: .png)
+            Thread.sleep(forTimeInterval: 1.1)
+            try cache.storeVariant(try VariantMaker.make(other, from: png, format: .png),
+                                   at: cache.variantLocation(other, originalKey: key, format: .png), url: key, setName: "other",
+                                   variant: "thumb", originalPath: cache.relativePath(forKey: key))
+            try cache.flush()
+            let jobs = try TemporaryDirectory()
+            let job = try jobs.write("job.yaml", """
+                version: 1
+                cache: {path: "\(folder)"}
+                sets:
+                  - {name: main, urls: ["\(key)"], variants: [{name: thumb, max_pixel_size: 8, format: png}]}
+                """).path
+
+            // Then `path --job` prints the job's own, and without a job the newest of the name
+            let withJob = try Binary.run(["path", key, "--job", job, "--variant", "thumb"])
+            let byName = try Binary.run(["path", key, "--cache", folder, "--variant", "thumb"])
+            #expect(withJob.status == 0 && byName.status == 0, "\(withJob.stderr)\(byName.stderr)")
+            let expected = cache.variantLocation(Self.thumb, originalKey: key, format: .png).relativePath
+            #expect(withJob.stdout == folder + "/" + expected + "\n", "\(withJob.stdout)")
+            #expect(byName.stdout == folder + "/" + cache.variantLocation(other, originalKey: key, format: .png).relativePath + "\n",
+                    "\(byName.stdout)")
+        }
+    }
+
     @Test func removeByJobTakesTheVariantsAndItsDryRunListsThem() throws {
         try TemporaryDirectory.withPath { folder in
             // Given two originals with a variant each, and a third URL whose set kept only its variant
