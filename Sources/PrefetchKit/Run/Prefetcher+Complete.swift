@@ -90,11 +90,15 @@ extension Prefetcher {
                 try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set)
             }
         } catch {
+            // A stopping run's body that meets another process's lock is left, as a transfer a stop aborts.
+            if error.isBusy && isStopping { return settleInterrupted(item, claim) }
             fail(item, claim, reason: "cache", status: response.status, attempts: attempts, elapsedMs: elapsedMs,
                  message: "\(error)", permanent: false)
             if error.isLasting { stop(for: error) }
+            if error.isBusy { noteIndexLocked() }
             return
         }
+        noteIndexFree()
         board.settleStored(claim, bytes: response.bytes, url: item.shownURL, warnings: info?.warnings ?? [])
         log.record(RunEvent(.finished, url: item.shownURL, set: set.name, status: response.status, bytes: response.bytes,
                             elapsedMs: elapsedMs, attempt: attempts))

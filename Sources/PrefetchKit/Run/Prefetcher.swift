@@ -58,6 +58,8 @@ package final class Prefetcher: Sendable {
     let cacheFailure = Locked<CacheError?>(nil)
     /// Commits the index's open batch a few times a second while the job runs.
     private let flusher = Locked<RepeatingTimer?>(nil)
+    /// Since when (`DispatchTime`'s uptime, in nanoseconds) stores have found the index locked, or zero.
+    let lockedSince = Atomic<UInt64>(0)
     /// Occurrences told another set's outcome whose own set has variants: checked for them once the
     /// transfers have settled (`makeFollowUpVariants`), by key and set.
     let variantFollowUps = Locked<[String: PlanItem]>([:])
@@ -125,8 +127,33 @@ package final class Prefetcher: Sendable {
     private func halt() {
         if halted.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             engine.cancel(group: group)
+            // Bodies still to be stored do not each wait out the busy timeout for a lock another
+            // process holds (a stopped one): they settle as interrupted.
+            cache.index.shortenLockWaits()
         }
     }
+
+    /// A store found the index locked by another process past the busy timeout. Once it has stayed
+    /// locked (no store of this run getting in) for `lockedLimit`, the run stops, as a clean does.
+    func noteIndexLocked() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let since = lockedSince.load(ordering: .acquiring)
+        guard since != 0 else {
+            _ = lockedSince.compareExchange(expected: 0, desired: now, ordering: .acquiringAndReleasing)
+            return
+        }
+        guard now - since >= Self.lockedLimitSeconds * 1_000_000_000 else { return }
+        stop(for: .index(operation: "store bodies", code: 5,
+                         message: "the index stayed locked by other processes for \(Self.lockedLimitSeconds) s; stopped, the cache is consistent"))
+    }
+
+    /// A store got in: the index is not held against the run.
+    func noteIndexFree() {
+        if lockedSince.load(ordering: .relaxed) != 0 { lockedSince.store(0, ordering: .releasing) }
+    }
+
+    /// How long the index may stay locked against every store before the run stops.
+    static let lockedLimitSeconds: UInt64 = 60
 
     /// Keeps the first cache error that ends the run, and stops it.
     func stop(for failure: CacheError) {
@@ -182,7 +209,9 @@ package final class Prefetcher: Sendable {
         makeFollowUpVariants()
         flusher.withLock { $0 }?.stop()
         do throws(CacheError) {
-            try cache.flush()
+            // A stopping run's writes no longer wait for another process's lock; its last commit
+            // waits a little, so that a live writer's commit does not cost it its last batch.
+            try cache.flush(waitingAtMost: isStopping ? .seconds(2) : nil)
         } catch {
             stop(for: error)
         }

@@ -241,6 +241,13 @@ package final class CacheIndex: Sendable {
         }) ?? true
     }
 
+    /// The process is stopping: a wait for another process's write lock lasts a moment, not the busy
+    /// timeout, unless its caller gives one (`flush(waitingAtMost:)`). Callable while a write waits.
+    package func shortenLockWaits() {
+        // The connection's database is a constant of it; only its wait's atomic flag is touched.
+        connection.database.shortenWaits()
+    }
+
     /// Commits every batched write and access time, waiting at most `wait` for another connection's
     /// write lock (`IndexDatabase.busyTimeout` when nil).
     package func flush(waitingAtMost wait: Duration? = nil) throws(CacheError) {

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Synchronization
 internal import CShims
 import Foundation
 
@@ -71,9 +72,21 @@ final class IndexDatabase {
     /// Runs `body` with the busy handler waiting at most `timeout` instead of `busyTimeout`.
     func waitingAtMost<Result>(_ timeout: Duration, _ body: () -> Result) -> Result {
         busyWait.timeout = timeout
-        defer { busyWait.timeout = Self.busyTimeout }
+        busyWait.timedByCaller = true
+        defer {
+            busyWait.timeout = Self.busyTimeout
+            busyWait.timedByCaller = false
+        }
         return body()
     }
+
+    /// From now on a write meeting another connection's lock does not wait for it, unless a caller
+    /// gives its own wait (`waitingAtMost`): the process is stopping. Callable from any thread, also
+    /// while this connection waits (that wait ends).
+    func shortenWaits() {
+        busyWait.stopping.store(true, ordering: .releasing)
+    }
+
 
     /// The busy handler's clock, one per connection (used by one thread at a time, as the connection
     /// is). Counted in time, not attempts: a 200 µs sleep takes two to three times that on a busy
@@ -81,11 +94,14 @@ final class IndexDatabase {
     private final class BusyWait {
         private var started = ContinuousClock.now
         var timeout = IndexDatabase.busyTimeout
+        var timedByCaller = false
+        let stopping = Atomic<Bool>(false)
 
-        /// Sleeps and returns true while the current wait is under `timeout`.
+        /// Sleeps and returns true while the current wait is under `timeout` (none once stopping,
+        /// unless a caller set its own).
         func retries(after attempts: Int32) -> Bool {
             if attempts == 0 { started = .now }
-            guard ContinuousClock.now - started < timeout else { return false }
+            guard timedByCaller || !stopping.load(ordering: .acquiring), ContinuousClock.now - started < timeout else { return false }
             usleep(200)
             return true
         }
