@@ -57,9 +57,15 @@ package struct CacheStats: Sendable, Equatable {
         from cache: DiskCache, overrides: LimitOverrides = LimitOverrides(), now: Date = Date(), largestCount: Int = 10,
         runCount: Int = 10
     ) throws(CacheError) -> CacheStats {
-        try cache.flush()
         // The uses runs recorded, folded into the rows: the access ages and least recent use count them.
-        try cache.index.foldRecentUses()
+        // On a disk that can take no write (full to the last byte, or read-only) the rows are read as
+        // the last writer left them, their latest uses not counted.
+        do {
+            try cache.flush()
+            try cache.index.foldRecentUses()
+        } catch where error.isUnwritableDisk {
+            cache.forgetPendingUses()
+        }
         let index = cache.index
         let limits = ResolvedLimits(recorded: try index.recordedLimits(), overrides: overrides)
         let all = try index.totals("all").first
