@@ -148,6 +148,21 @@ import Testing
             #expect(try cache.index.meta("last_run") == "2")
         }
     }
+
+    @Test func twoRunsAtOnceKeepTheNewerOnesOutcome() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            // Given a run that started later and ended first, then one that started earlier ends
+            let started = Date(timeIntervalSince1970: 1_700_000_000)
+            let newer = RunRecord(job: "quick", started: started, duration: 1, totals: [:], outcome: "completed")
+            let older = RunRecord(job: "slow", started: started.addingTimeInterval(-30), duration: 40, totals: [:], outcome: "incomplete")
+            try cache.index.recordRun(newer)
+            try cache.index.recordRun(older)
+            // Then the last run, the newer, keeps its outcome
+            #expect(try cache.index.lastRun()?.outcome == "completed")
+            #expect(try cache.index.recentRuns(limit: 2).map(\.job) == ["quick", "slow"])
+        }
+    }
 }
 
 /// What a rebuilt index lost, said and mended.

@@ -56,8 +56,10 @@ package struct RunRecord: Sendable, Equatable {
 }
 
 /// The runs table; the meta table's `last_run` names the newest row, and `run_outcome` holds
-/// `{"run": <row id>, "outcome": ...}` for the newest run that had one: the row id ties it to its run,
-/// so a run an earlier version records (without an outcome) is never given an older run's.
+/// `{"run": <row id>, "outcome": ...}` for the run that started last of those that had one: the row
+/// id ties it to its run, so a run an earlier version records (without an outcome) is never given an
+/// older run's, and a run that started earlier and ended later (two at once) does not take the newer
+/// one's place.
 extension CacheIndex {
     package func recordRun(_ run: RunRecord) throws(CacheError) {
         try withConnection { connection throws(CacheError) in
@@ -76,6 +78,8 @@ extension CacheIndex {
                 VALUES('run_outcome', json_object('run', CAST((SELECT value FROM meta WHERE key = 'last_run') AS INTEGER),
                                                   'outcome', ?))
                 ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                WHERE coalesce((SELECT started_at FROM runs WHERE id = json_extract(meta.value, '$.run')), -1e300)
+                      <= (SELECT started_at FROM runs WHERE id = json_extract(excluded.value, '$.run'))
                 """, [.text(outcome)])
         }
     }
