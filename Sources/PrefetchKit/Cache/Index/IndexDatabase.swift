@@ -126,7 +126,7 @@ final class IndexDatabase {
     }
 
     /// The error for a failed `operation`, which may be a whole statement: named by its first line
-    /// (at most 60 characters), so the message stays one line. A failure of the disk under the index
+    /// (at most 60 characters, cut at a word's end), so the message stays one line. A failure of the disk under the index
     /// (SQLite's I/O and full errors) names the system's reason too: "disk I/O error" alone does not say
     /// that the disk is full. (Not a failure to open: SQLite's last call there may be a read-only retry.)
     /// SQLITE_FULL after a short write (the disk had room for part of a WAL frame) comes without a
@@ -134,7 +134,9 @@ final class IndexDatabase {
     /// limit, the one other source of SQLITE_FULL).
     func error(_ code: Int32, _ operation: String) -> CacheError {
         let firstLine = operation.prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces)
-        let named = firstLine.count > 60 ? firstLine.prefix(60) + "…" : firstLine
+        // Cut at a word's end, not inside one (`ON CONFLICT(ke…`).
+        let head = firstLine.prefix(60)
+        let named = firstLine.count > 60 ? (head.lastIndex(of: " ").map { String(head[..<$0]) } ?? String(head)) + " …" : firstLine
         var message = String(cString: sqlite3_errmsg(handle))
         let system = sqlite3_system_errno(handle)
         if [SQLITE_IOERR, SQLITE_FULL].contains(code & 0xff) && system != 0 {
