@@ -53,53 +53,56 @@ struct RunIndexLockTests {
         return process
     }
 
-    @Test func aStopSignalEndsARunWaitingOnAHeldLockAtOnce() throws {
+    /// A cache and a job of 40 more URLs into it, another process holding the index's write lock
+    /// while `body` runs, and a file for the run's standard error.
+    private func withHeldLock(_ body: (RunHarness, _ job: String, _ holder: Process, _ log: URL) throws -> Void) throws {
         let harness = try RunHarness()
         let job = try cacheAndJob(harness, count: 40)
         let holder = try holdWriteLock(harness.cachePath)
         defer { stop(holder) }
-        let log = harness.folder.file("run.log")
+        try body(harness, job, holder, harness.folder.file("run.log"))
+    }
 
-        // Given a run whose first store has met the lock and failed after the busy timeout
-        let run = try startRun(job, stderr: log)
-        let deadline = Date().addingTimeInterval(30)
-        while run.isRunning, Date() < deadline, !((try? String(contentsOf: log, encoding: .utf8))?.contains("database is locked") ?? false) {
-            usleep(50_000)
+    @Test func aStopSignalEndsARunWaitingOnAHeldLockAtOnce() throws {
+        try withHeldLock { harness, job, holder, log in
+            // Given a run whose first store has met the lock and failed after the busy timeout
+            let run = try startRun(job, stderr: log)
+            let deadline = Date().addingTimeInterval(30)
+            while run.isRunning, Date() < deadline,
+                  !((try? String(contentsOf: log, encoding: .utf8))?.contains("database is locked") ?? false) {
+                usleep(50_000)
+            }
+            #expect(run.isRunning)
+
+            // When SIGTERM comes, it ends within a second or two, as terminated
+            let signalled = Date()
+            kill(run.processIdentifier, SIGTERM)
+            run.waitUntilExit()
+            #expect(Date().timeIntervalSince(signalled) < 3, "\(Date().timeIntervalSince(signalled)) s")
+            let text = try String(contentsOf: log, encoding: .utf8)
+            #expect(run.terminationStatus == 143, "\(text)")
+
+            // and, the lock let go, the cache is whole and a rerun stores everything
+            stop(holder)
+            #expect(try Binary.run(["fsck", "--cache", harness.cachePath]).status == 0)
+            #expect(try Binary.run(["run", job, "--progress", "never", "--quiet"]).status == 0)
+            #expect(try DiskCache.open(at: harness.cachePath, layout: .native).index.entryCount() == 41)
         }
-        #expect(run.isRunning)
-
-        // When SIGTERM comes, it ends within a second or two, as terminated
-        let signalled = Date()
-        kill(run.processIdentifier, SIGTERM)
-        run.waitUntilExit()
-        #expect(Date().timeIntervalSince(signalled) < 3, "\(Date().timeIntervalSince(signalled)) s")
-        let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(run.terminationStatus == 143, "\(text)")
-
-        // and, the lock let go, the cache is whole and a rerun stores everything
-        stop(holder)
-        #expect(try Binary.run(["fsck", "--cache", harness.cachePath]).status == 0)
-        #expect(try Binary.run(["run", job, "--progress", "never", "--quiet"]).status == 0)
-        #expect(try DiskCache.open(at: harness.cachePath, layout: .native).index.entryCount() == 41)
     }
 
     @Test func aRunGivesUpOnALockHeldAMinute() throws {
-        let harness = try RunHarness()
-        let job = try cacheAndJob(harness, count: 40)
-        let holder = try holdWriteLock(harness.cachePath)
-        defer { stop(holder) }
-        let log = harness.folder.file("run.log")
+        try withHeldLock { _, job, _, log in
+            // Given a run that meets the lock at every store, when it has stayed held a minute
+            let started = Date()
+            let run = try startRun(job, stderr: log)
+            run.waitUntilExit()
 
-        // Given a run that meets the lock at every store, when it has stayed held a minute
-        let started = Date()
-        let run = try startRun(job, stderr: log)
-        run.waitUntilExit()
-
-        // Then the run stops by itself, exit 3, saying why
-        let elapsed = Date().timeIntervalSince(started)
-        let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(run.terminationStatus == 3, "\(text)")
-        #expect(text.contains("the index stayed locked by other processes for 60 s; stopped, the cache is consistent"), "\(text)")
-        #expect(elapsed >= 60 && elapsed < 100, "\(elapsed) s")
+            // Then the run stops by itself, exit 3, saying why
+            let elapsed = Date().timeIntervalSince(started)
+            let text = try String(contentsOf: log, encoding: .utf8)
+            #expect(run.terminationStatus == 3, "\(text)")
+            #expect(text.contains("the index stayed locked by other processes for 60 s; stopped, the cache is consistent"), "\(text)")
+            #expect(elapsed >= 60 && elapsed < 100, "\(elapsed) s")
+        }
     }
 }
