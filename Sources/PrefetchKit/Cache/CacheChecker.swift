@@ -61,6 +61,10 @@ package struct CacheChecker: Sendable {
         self.staleTempAge = staleTempAge
     }
 
+    /// How long a file without a row is given for another process's batch to record it (a run
+    /// commits its open batch every 0.25 s).
+    static let batchGrace: TimeInterval = 1
+
     /// Every problem in the cache. `validate` gets a file's absolute path and returns why it is not a
     /// good image, or nil; it runs on every indexed file whose size and checksum match and that was
     /// stored as an image (its row names a format), and on orphan files that look like images. A row
@@ -75,6 +79,17 @@ package struct CacheChecker: Sendable {
         for entry in try cache.index.allEntries() {
             unindexed.remove(entry.relativePath)
             if let problem = try problem(with: entry, validate: validate) { problems.append(problem) }
+        }
+        // A run in another process places a body under its name and commits its row with its batch,
+        // a quarter of a second later at most: a file without a row is looked up again after a
+        // moment, so that such a run's bodies are not taken for orphans.
+        if !unindexed.isEmpty {
+            Thread.sleep(forTimeInterval: Self.batchGrace)
+            var recorded: [String] = []
+            for relativePath in unindexed where try cache.index.stamp(relativePath: relativePath) != nil {
+                recorded.append(relativePath)
+            }
+            unindexed.subtract(recorded)
         }
         // A file under an entry's name was placed by a run, after the check of its set's level. One
         // that is not an image at all came from a `validate: none` set and is indexed as it is.
