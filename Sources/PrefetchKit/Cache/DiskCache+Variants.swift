@@ -33,8 +33,13 @@ extension DiskCache {
     /// The same for the variant `spec` makes of the original under `originalKey`, exactly: not another
     /// variant of that name (another job's, or one made before the set's parameters changed).
     package func variantPath(of spec: VariantSpec, originalKey: String) throws(CacheError) -> String? {
+        try usedPath(of: try variant(of: spec, originalKey: originalKey))
+    }
+
+    /// The row of the variant `spec` makes of the original under `originalKey`, if one is stored.
+    package func variant(of spec: VariantSpec, originalKey: String) throws(CacheError) -> CacheEntry? {
         let wanted = spec.key(forOriginal: originalKey)
-        return try usedPath(of: try index.variants(ofOriginalAt: relativePath(forKey: originalKey)).first { $0.key == wanted })
+        return try index.variants(ofOriginalAt: relativePath(forKey: originalKey)).first { $0.key == wanted }
     }
 
     /// The path of `row`'s file, when it is there with its recorded size; counts as a use.

@@ -57,13 +57,14 @@ struct MergePass {
     /// Adds or replaces `entry` in the destination when its fetch is newer than what is there; true
     /// when it did (or, dry, would).
     private func take(_ entry: CacheEntry, freshness: FreshnessRow?, into report: inout MergeReport) throws(MergeError) -> Bool {
-        let planned = Self.decide(try target.stamp(relativePath: entry.relativePath), entry)
+        let existing = try target.stamp(relativePath: entry.relativePath)
+        let planned = Self.decide(existing, entry)
         guard planned != .skip else {
             count(.skip, entry, linked: false, into: &report)
             return false
         }
         guard let cache = target.cache else {
-            if planned == .replace, entry.variantOf == nil, try target.stamp(relativePath: entry.relativePath)?.checksum != entry.checksum {
+            if planned == .replace, entry.variantOf == nil, existing?.checksum != entry.checksum {
                 try dropVariants(ofReplaced: entry, into: &report)
             }
             target.plan(entry)

@@ -59,8 +59,6 @@ extension Prefetcher {
         log.record(RunEvent(.cached, url: item.shownURL, set: set.name))
     }
 
-    /// A variant that could not be made from a cached original: reported, not ledgered (the original
-    /// is not the network's failure, and the next run tries again).
     /// Makes the missing variants of each occurrence that was told another set's outcome
     /// (`variantFollowUps`), from the original that set stored or found, on this thread once the
     /// transfers have settled. One that cannot be made turns its set's success into a failure.
@@ -75,8 +73,7 @@ extension Prefetcher {
                 do {
                     made = try VariantMaker.make(missing, fromFileAt: entry.path, format: entry.format)
                 } catch {
-                    let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,
-                                             message: error.description)
+                    let failure = transformFailure(item, error)
                     board.failLater(set: item.setIndex, failure)
                     log.record(.failed(failure))
                     continue
@@ -88,11 +85,16 @@ extension Prefetcher {
         }
     }
 
+    /// A variant that could not be made from a cached original: reported, not ledgered (the original
+    /// is not the network's failure, and the next run tries again).
     private func failTransform(_ item: PlanItem, _ claim: KeyClaim, _ error: VariantError) {
-        let set = plan.sets[item.setIndex]
-        let failure = RunFailure(url: item.shownURL, set: set.name, reason: error.reason, httpStatus: nil, attempts: 0,
-                                 message: error.description)
+        let failure = transformFailure(item, error)
         board.settle(claim, .failed(failure))
         log.record(.failed(failure))
+    }
+
+    private func transformFailure(_ item: PlanItem, _ error: VariantError) -> RunFailure {
+        RunFailure(url: item.shownURL, set: plan.sets[item.setIndex].name, reason: error.reason, httpStatus: nil, attempts: 0,
+                   message: error.description)
     }
 }

@@ -157,10 +157,7 @@ package enum Verifier {
     /// Whether the variant `spec` of the original under `key` is stored as the set now asks for it
     /// (its key carries every parameter), with its file there at its recorded size.
     private static func hasVariant(_ spec: VariantSpec, ofKey key: String, in cache: DiskCache) throws(CacheError) -> Bool {
-        let wanted = spec.key(forOriginal: key)
-        guard let row = try cache.index.variants(ofOriginalAt: cache.relativePath(forKey: key)).first(where: { $0.key == wanted }) else {
-            return false
-        }
+        guard let row = try cache.variant(of: spec, originalKey: key), let wanted = row.key else { return false }
         return try cache.lookup(CacheLocation(key: wanted, relativePath: row.relativePath), droppingGoneRows: false) != nil
     }
 }

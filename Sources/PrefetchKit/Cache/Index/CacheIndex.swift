@@ -241,8 +241,8 @@ package final class CacheIndex: Sendable {
         }) ?? true
     }
 
-    /// The process is stopping: a wait for another process's write lock lasts a moment, not the busy
-    /// timeout, unless its caller gives one (`flush(waitingAtMost:)`). Callable while a write waits.
+    /// The process is stopping: another process's write lock is no longer waited for, unless the
+    /// caller gives a wait of its own (`flush(waitingAtMost:)`). Callable while a write waits.
     package func shortenLockWaits() {
         // The connection's database is a constant of it; only its wait's atomic flag is touched.
         connection.database.shortenWaits()

@@ -87,7 +87,6 @@ final class IndexDatabase {
         busyWait.stopping.store(true, ordering: .releasing)
     }
 
-
     /// The busy handler's clock, one per connection (used by one thread at a time, as the connection
     /// is). Counted in time, not attempts: a 200 µs sleep takes two to three times that on a busy
     /// machine, so a count of attempts meant as 5 s would wait far longer.
@@ -126,9 +125,9 @@ final class IndexDatabase {
     }
 
     /// The error for a failed `operation`, which may be a whole statement: named by its first line
-    /// (at most 60 characters, cut at a word's end), so the message stays one line. A failure of the disk under the index
-    /// (SQLite's I/O and full errors) names the system's reason too: "disk I/O error" alone does not say
-    /// that the disk is full. (Not a failure to open: SQLite's last call there may be a read-only retry.)
+    /// (at most 60 characters, cut at a word's end), so the message stays one line. A failure of the
+    /// disk under the index (SQLite's I/O and full errors) names the system's reason too: "disk I/O
+    /// error" alone does not say that the disk is full. (Not a failure to open: SQLite's last call there may be a read-only retry.)
     /// SQLITE_FULL after a short write (the disk had room for part of a WAL frame) comes without a
     /// system reason: it is the disk's ENOSPC all the same, and said so (prefetchd never sets a page
     /// limit, the one other source of SQLITE_FULL).
