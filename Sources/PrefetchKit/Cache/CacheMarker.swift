@@ -44,16 +44,13 @@ enum CacheMarker {
             \(layoutPrefix)\(layout.rawValue)
 
             """
-        let temp = "\(root)/tmp/\(getpid())-marker\(TempFile.suffix)"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
-            throw .fromErrno("create", temp)
-        }
-        if durable {
-            let fd = open(temp, O_RDONLY | O_CLOEXEC)
-            defer { if fd >= 0 { close(fd) } }
-            guard fd >= 0, fsync(fd) == 0 else { throw .fromErrno("fsync", temp) }
-        }
-        guard rename(temp, path) == 0 else { throw .fromErrno("rename into", path) }
+        // Written with the system's calls, whose errno says why (`tmp` a plain file: "Not a directory");
+        // Foundation's createFile leaves errno as it found it. Removed by the TempFile when not placed.
+        let temp = try TempFile(path: "\(root)/tmp/\(getpid())-marker\(TempFile.suffix)")
+        try temp.write(Data(text.utf8))
+        try temp.sync(durable: durable)
+        let failure = temp.place(at: path, aside: { path })
+        guard failure == 0 else { throw .fileSystem(operation: "rename into", path: path, errno: failure) }
         return true
     }
 }

@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    @Test func aNewCacheWhoseTmpIsAFileIsRefusedWithTheReason() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given a folder with no cache yet, holding a plain file named tmp
+            try Data("notes".utf8).write(to: URL(fileURLWithPath: folder + "/tmp"))
+
+            // Then making a cache there says why it cannot (not a stale "No such file or directory")
+            #expect {
+                try DiskCache.open(at: folder, layout: .native)
+            } throws: { error in
+                let text = "\(error)"
+                return text.hasPrefix("Could not create \(folder)/tmp/") && text.hasSuffix(": Not a directory.")
+            }
+            // And leaves the file, and no marker
+            #expect(FileManager.default.contents(atPath: folder + "/tmp") == Data("notes".utf8))
+            #expect(!FileManager.default.fileExists(atPath: folder + "/CACHEDIR.TAG"))
+        }
+    }
+
     @Test(arguments: CacheLayout.allCases)
     func storedBodyIsFoundAgain(layout: CacheLayout) throws {
         try TemporaryDirectory.withPath { folder in
