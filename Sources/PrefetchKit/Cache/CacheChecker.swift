@@ -20,6 +20,9 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case linkedFolder(relativePath: String, what: String)
     /// The index's running totals (what `stats` and the size cap read) disagree with its rows.
     case totalsMismatch(keptEntries: Int, keptBytes: Int64, rowEntries: Int, rowBytes: Int64)
+    /// The index file is damaged inside (`CacheIndex.damage`): its rows cannot be trusted or read, so
+    /// nothing else is checked against them until it is made again.
+    case damagedIndex(reason: String)
 
     package var relativePath: String {
         switch self {
@@ -27,7 +30,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
             .checksumMismatch(let path, _, _), .invalidFile(let path, _), .unreadableFile(let path, _), .staleTemp(let path),
             .linkedFolder(let path, _), .lostPartial(let path):
             path
-        case .totalsMismatch: "index.sqlite"
+        case .totalsMismatch, .damagedIndex: "index.sqlite"
         }
     }
 
@@ -46,6 +49,9 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
             "index.sqlite: its running totals (\(counted(keptEntries, "entry", plural: "entries")), \(counted(Int(keptBytes), "byte"))) "
                 + "disagree with its rows (\(counted(rowEntries, "entry", plural: "entries")), \(counted(Int(rowBytes), "byte"))); "
                 + "stats and the size cap read the totals."
+        case .damagedIndex(let reason):
+            "index.sqlite: damaged (\(reason)); --repair sets it aside and makes it again from the files, losing its URLs, "
+                + "sets, failure ledger and run history."
         }
     }
 }
@@ -71,7 +77,17 @@ package struct CacheChecker: Sendable {
     /// without a format was stored by a `validate: none` set, which keeps whatever the server sent:
     /// fsck holds it to its size and checksum only, so that `--repair` never deletes what a job
     /// stored on purpose.
+    /// A damaged index is the one problem reported: nothing can be checked against its rows.
     package func check(validate: (String) -> String? = { _ in nil }) throws(CacheError) -> [CacheProblem] {
+        do {
+            if let reason = try cache.index.damage() { return [.damagedIndex(reason: reason)] }
+            return try checkAgainstRows(validate: validate)
+        } catch where error.isDamagedIndex {
+            return [.damagedIndex(reason: String(error.indexFailure.dropLast()))]
+        }
+    }
+
+    private func checkAgainstRows(validate: (String) -> String?) throws(CacheError) -> [CacheProblem] {
         try cache.flush()
         var problems: [CacheProblem] = cache.linkedFolders().map { .linkedFolder(relativePath: $0.name, what: $0.what) }
             + cache.foldersThatAreFiles().map { .linkedFolder(relativePath: $0, what: "a file, not a folder") }
@@ -155,8 +171,8 @@ package struct CacheChecker: Sendable {
             }
         case .linkedFolder(let path, _):
             try cache.replaceLinkedFolder(path)
-        case .totalsMismatch:
-            break
+        case .totalsMismatch, .damagedIndex:
+            break  // the totals after the other repairs; the index by opening the cache again (`DiskCache.open(damaged:)`)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import CSQLite
 
 /// Everything that can go wrong in the disk cache, its index and its checker.
 package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -70,8 +71,10 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
             "The cache at \(path) uses the \(existing.rawValue) layout, not \(requested.rawValue)."
         case .unreadableMarker(let path):
             "The cache marker \(path) does not name a known layout."
-        case .index(let operation, let code, let message):
-            "The cache index failed to \(operation): \(message) (SQLite code \(code))."
+        case .index where isDamagedIndex:
+            "\(indexFailure) `prefetchd fsck --repair` sets the damaged index aside and makes it again from the files."
+        case .index:
+            indexFailure
         case .tempFileClosed(let path):
             "The temp file \(path) was already committed or discarded."
         case .newerIndex(let path, let version):
@@ -88,6 +91,19 @@ package enum CacheError: Error, Equatable, Sendable, CustomStringConvertible {
             "The cache index \(path) has schema version \(version), which must be upgraded to be read, and its disk "
                 + "cannot be written to."
         }
+    }
+
+    /// The index file is damaged (SQLite found a page it cannot read as what it should be) or is not a
+    /// database at all: it will not read better a second time.
+    package var isDamagedIndex: Bool {
+        guard case .index(_, let code, _) = self else { return false }
+        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
+    }
+
+    /// What an index error says, without the advice a damaged index adds.
+    var indexFailure: String {
+        guard case .index(let operation, let code, let message) = self else { return description }
+        return "The cache index failed to \(operation): \(message) (SQLite code \(code))."
     }
 
     /// The error for the failed system call that just set `errno`.

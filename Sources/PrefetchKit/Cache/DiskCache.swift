@@ -36,8 +36,11 @@ package final class DiskCache: Sendable {
     }
 
     /// Opens (creating when needed) the cache at `path`. A cache made with another layout is an error;
-    /// a missing or corrupt index is rebuilt by scanning the files.
-    package static func open(at path: String, layout: CacheLayout, durable: Bool = false) throws(CacheError) -> DiskCache {
+    /// a missing or corrupt index is rebuilt by scanning the files, as is one `damaged` deeper inside
+    /// than opening reads (found by `fsck`: why), which is set aside first.
+    package static func open(
+        at path: String, layout: CacheLayout, durable: Bool = false, damaged: String? = nil
+    ) throws(CacheError) -> DiskCache {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         try makeDirectoryAndParents(root)
         try refuseReadOnly(root)
@@ -50,7 +53,7 @@ package final class DiskCache: Sendable {
                 try makeDirectory(root + "/" + folder)
             }
         }
-        let opening = try CacheIndex.open(root: root)
+        let opening = try CacheIndex.open(root: root, damaged: damaged)
         let index = opening.index
         switch try index.meta("layout") {
         case layout.rawValue: break

@@ -7,19 +7,22 @@ enum FsckCommand {
         synopsis: "fsck [--cache DIR] [--repair]",
         summary: "Check the index against the files and decode-check every file stored as an image.",
         details: """
-            Finds index rows without files, files named like cache entries but without rows (files
+            Finds damage inside the index file (SQLite's quick check; then nothing else is checked
+            against its rows), index rows without files, files named like cache entries but without rows (files
             with other names are not the cache's and are left alone), size or checksum mismatches,
             files that fail a full decode check (PNG, JPEG, GIF, WebP, AVIF, JPEG XL, every frame of
             an animation, under the default limits; not files a validate: none set stored, which are held to their size and checksum only), temp files older
             than an hour, symbolic links where the cache's own folders (tmp, the fan-out folders)
             belong, and running totals (what stats and the size cap read) that disagree with the
-            rows. Prints one line per problem on standard output. With --repair, drops bad rows and
-            files, indexes orphan files, deletes stale temps, replaces such a link with a real folder
+            rows. Prints one line per problem on standard output. With --repair, sets a damaged index
+            aside (index.sqlite.corrupt-TIME) and makes it again from the files (its URLs, sets,
+            failure ledger and run history are lost), then checks again; drops bad rows and files,
+            indexes orphan files, deletes stale temps, replaces such a link with a real folder
             (never touching what it points at) and computes the totals again. Reads every file:
             expect it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems
             were found (with --repair: and fixed), 3 when DIR holds no cache or it is unusable.
             """,
-        options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: drop bad rows and files, index orphans, delete stale temps, replace linked folders.")],
+        options: [SharedOptions.cacheFolder, .flag("repair", "Fix what was found: remake a damaged index, drop bad rows and files, index orphans, delete stale temps, replace linked folders.")],
         examples: ["prefetchd fsck --cache /var/cache/prefetchd", "prefetchd fsck --cache /var/cache/prefetchd --repair"],
         execute: execute
     )
@@ -37,10 +40,27 @@ enum FsckCommand {
     }
 
     private static func check(_ root: String, repair: Bool, _ diagnostics: Diagnostics) throws(CacheError) {
-        guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else {
+        guard let found = try checkOnce(root, repair: repair, diagnostics) else {
             CacheFailure.noCache("fsck", at: root, into: diagnostics)
             return
         }
+        var count = found.problems.count
+        // A damaged index is made again from the files, which are then checked against the new rows.
+        if repair, case .damagedIndex(let reason)? = found.problems.first {
+            _ = try DiskCache.open(at: root, layout: found.layout, damaged: reason)
+            count += try checkOnce(root, repair: true, diagnostics)?.problems.count ?? 0
+        }
+        let repaired = repair && count > 0 ? " and repaired" : ""
+        Console.error("prefetchd fsck: \(root): \(counted(count, "problem")) found\(repaired)\n")
+    }
+
+    /// Checks the cache at `root` once, printing each problem, and with `repair` fixes them (all but a
+    /// damaged index, which only opening the cache again can). Nil when there is no cache. The cache
+    /// is closed when this returns.
+    private static func checkOnce(
+        _ root: String, repair: Bool, _ diagnostics: Diagnostics
+    ) throws(CacheError) -> (problems: [CacheProblem], layout: CacheLayout)? {
+        guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else { return nil }
         let validator = ImageValidator(level: .decode, maxBytes: 0)
         let checker = CacheChecker(cache)
         let problems = try checker.check { path in
@@ -55,11 +75,7 @@ enum FsckCommand {
             Console.out("\(problem)\n")
             diagnostics.report(.failure)
         }
-        if repair && !problems.isEmpty {
-            try checker.repair(problems)
-            Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found and repaired\n")
-        } else {
-            Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found\n")
-        }
+        if repair && !problems.isEmpty { try checker.repair(problems) }
+        return (problems, cache.layout)
     }
 }

@@ -43,17 +43,19 @@ package final class CacheIndex: Sendable {
         let setAside: (path: String, reason: String)?
     }
 
-    /// Opens the index of the cache folder `root`; one that cannot be used is set aside, never deleted.
+    /// Opens the index of the cache folder `root`; one that cannot be used is set aside, never deleted,
+    /// as is one found `damaged` deeper inside than opening reads (`fsck --repair`; the reason given).
     static func open(
-        root: String, batchRows: Int = 256, batchInterval: TimeInterval = 0.25
+        root: String, batchRows: Int = 256, batchInterval: TimeInterval = 0.25, damaged: String? = nil
     ) throws(CacheError) -> Opening {
         let path = root + "/index.sqlite"
         let opened: (database: IndexDatabase, created: Bool)
         var setAside: (path: String, reason: String)?
+        if let damaged { setAside = (try setIndexFilesAside(path), damaged) }
         do {
             opened = try openChecked(path)
-        } catch let error where isUnusableIndex(error) {
-            setAside = (try setIndexFilesAside(path), String(error.description.dropLast()))
+        } catch let error where error.isDamagedIndex {
+            setAside = (try setIndexFilesAside(path), String(error.indexFailure.dropLast()))
             opened = try openChecked(path)
         }
         let database = opened.database
@@ -155,11 +157,6 @@ package final class CacheIndex: Sendable {
 
     /// Corruption, not a database, or another schema: the index is rebuilt. A busy lock, a full disk or
     /// a permission error is not the index's fault and is reported instead.
-    private static func isUnusableIndex(_ error: CacheError) -> Bool {
-        guard case .index(_, let code, _) = error else { return false }
-        return code & 0xff == SQLITE_CORRUPT || code & 0xff == SQLITE_NOTADB
-    }
-
     /// Renames the index and its `-wal` to `index.sqlite.corrupt-<UTC time>` (and that name's
     /// `-wal`, which SQLite reads with it) and removes its `-shm`; returns the new name.
     private static func setIndexFilesAside(_ path: String) throws(CacheError) -> String {
