@@ -75,16 +75,21 @@ enum CacheFileNaming {
     /// SDDiskCacheFileNameForKey: lowercase hex MD5 of the UTF-8 key, then "." + the URL's path
     /// extension when it has one no longer than 222 UTF-16 units, NSString's `length` (":" and NUL
     /// removed, as SDWebImage does).
+    /// An extension holding a control character is left out (the name is the hash alone): a newline
+    /// in a file name would split it in every list of paths, a clean's journal among them.
     static func sdWebImageFileName(forKey key: String) -> String {
         let hash = CacheDigest.md5Hex(key)
         let ext = pathExtension(of: key).filter { $0 != ":" && $0 != "\0" }
-        guard !ext.isEmpty, ext.utf16.count <= sdWebImageMaxExtensionLength else { return hash }
+        guard !ext.isEmpty, ext.utf16.count <= sdWebImageMaxExtensionLength,
+              !ext.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return hash }
         return hash + "." + ext
     }
 
     /// The extension of the last path component of a URL's path (not its query or fragment);
     /// for a key that is not a URL, of the key itself. Empty when there is none.
-    /// Percent-escapes in the extension are decoded, as NSURL's `pathExtension` does.
+    /// Percent-escapes in the extension are decoded, as NSURL's `pathExtension` does, and so split it
+    /// as NSURL does: an escaped `/` (`%2F`) starts a last component of its own, whose extension it is
+    /// (none when it has no dot), so that no extension ever holds a `/`.
     static func pathExtension(of key: String) -> String {
         // Bytes, not Characters, read in place: this runs for every lookup and store.
         var key = key
@@ -107,8 +112,20 @@ enum CacheFileNaming {
             }
             let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)..<end])
             let text = String(decoding: ext, as: UTF8.self)
-            return ext.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
+            guard ext.contains(UInt8(ascii: "%")) else { return text }
+            return decodedExtension(text.removingPercentEncoding ?? text)
         }
+    }
+
+    /// The extension from `decoded`, the part of a last path component after its last raw dot with
+    /// its escapes decoded: the whole of it, unless a decoded `/` begins a new last component.
+    private static func decodedExtension(_ decoded: String) -> String {
+        var decoded = Substring(decoded)
+        while decoded.hasSuffix("/") { decoded = decoded.dropLast() }
+        guard let slash = decoded.lastIndex(of: "/") else { return String(decoded) }
+        let component = decoded[decoded.index(after: slash)...]
+        guard let dot = component.lastIndex(of: "."), dot != component.startIndex else { return "" }
+        return String(component[component.index(after: dot)...])
     }
 
     /// The offset just past the first `://` in `bytes`, if there is one.

@@ -82,6 +82,24 @@ import Testing
         #expect(CacheFileNaming.pathExtension(of: "plain.key.gif") == "gif")
     }
 
+    /// An escaped `/` splits the last component as NSURL splits it, so no extension holds a `/`; an
+    /// SDWebImage name whose extension would hold a control character has none.
+    @Test func anEscapedSlashOrControlCharacterNeverReachesAFileName() {
+        let base = "https://c.example/ok/"
+        #expect(CacheFileNaming.pathExtension(of: base + "x.%2F%2E%2E%2Fz") == "")
+        #expect(CacheFileNaming.pathExtension(of: base + "x.%2Fevil") == "")
+        #expect(CacheFileNaming.pathExtension(of: base + "x.%2F") == "")
+        #expect(CacheFileNaming.pathExtension(of: base + "x.a%2F") == "a")
+        #expect(CacheFileNaming.pathExtension(of: base + "x.%2Fa%2Epng") == "png")
+        #expect(CacheFileNaming.pathExtension(of: base + "x.jp%2Fg") == "")
+        for key in ["x.%2F%2E%2E%2Fz", "x.%2Fevil", "x.%2F", "x.a%2F", "x.%0Ajpg", "x.j%7Fpg", "x.%2Fa%2Fb"].map({ base + $0 }) {
+            let name = CacheFileNaming.relativePath(forKey: key, layout: .sdwebimage)
+            #expect(!name.contains("/") && !name.contains("\n") && !name.contains("\u{7F}"), "\(key): \(name)")
+            #expect(DiskCache.isSDWebImageName(name), "\(key): \(name)")
+        }
+        #expect(CacheFileNaming.relativePath(forKey: base + "x.%0Ajpg", layout: .sdwebimage) == CacheDigest.md5Hex(base + "x.%0Ajpg"))
+    }
+
     /// Every name the cache makes is the sweep's and a rescan's own, whatever its extension (here one
     /// that starts with a combining mark, which Characters would join to the dot); anything else is
     /// foreign.
