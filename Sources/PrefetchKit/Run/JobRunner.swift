@@ -116,6 +116,12 @@ package final class JobRunner: Sendable {
             let path = cachePath(of: job)
             let share: CacheShare
             if let known = shares[path] {
+                // As when the job runs alone: a cache keeps the layout it was made with.
+                guard known.cache.layout == job.cache.layout else {
+                    let mismatch = CacheError.layoutMismatch(path: known.cache.root, existing: known.cache.layout, requested: job.cache.layout)
+                    outcomes[index] = Self.unopened(job, cachePath: path, failure: mismatch)
+                    return nil
+                }
                 share = known
             } else {
                 var folder = path
@@ -127,7 +133,9 @@ package final class JobRunner: Sendable {
                     scratches.append(folder)
                 }
                 do throws(CacheError) {
-                    let cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: job.cache.durable)
+                    // Durable when any job naming the cache asks for it: its stores are then never weaker.
+                    let durable = jobs.contains { cachePath(of: $0) == path && $0.cache.durable }
+                    let cache = try DiskCache.open(at: folder, layout: job.cache.layout, durable: durable)
                     try cache.refuseLinkedFolders()
                     if !options.settings.dryRun { cache.keepCleanReserve() }
                     share = CacheShare(cache, jobs: jobs.filter { cachePath(of: $0) == path }.count)

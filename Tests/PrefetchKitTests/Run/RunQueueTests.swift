@@ -65,6 +65,30 @@ import Testing
         try harness.expectCache(holds: [harness.url("/count/shared"): harness.png, harness.url("/count/one"): harness.png])
     }
 
+    @Test func aJobAskingAnotherLayoutOfASharedCacheFailsAsItWouldAlone() throws {
+        // Given a native job and, on the same cache folder, one asking for the SDWebImage layout
+        let harness = try RunHarness()
+        let native = try harness.job("native", sets: [harness.set("x", ["/ok/native"])])
+        let flat = try harness.folder.write("flat.yaml", """
+            version: 1
+            name: flat
+            cache: { path: "\(harness.cachePath)", layout: sdwebimage }
+            network: { allow_private: true }
+            sets:
+            \(harness.set("y", ["/ok/flat.png"], ["priority: low"]))
+
+            """).path
+
+        // When both run in one queue
+        let result = try harness.run([native, flat])
+
+        // Then the first is stored, and the second fails on the cache's layout, storing nothing
+        #expect(result.problems.contains { $0.contains("uses the native layout, not sdwebimage") }, "\(result.problems)")
+        #expect(result.report.totals.fetched == 1, "\(result.report.totals)")
+        try harness.expectCache(holds: [harness.url("/ok/native"): harness.png])
+        #expect(try harness.server.requestLog().map(\.path).contains("/ok/flat.png") == false)
+    }
+
     @Test func aKeyTheFirstJobFailsIsLedgeredForTheSecondOnTheSameCache() throws {
         let harness = try RunHarness()
         let first = try harness.job("first", sets: [harness.set("x", ["/missing/gone", "/slow/300?n=1"])])
