@@ -57,6 +57,11 @@ extension Prefetcher {
         for warning in response.warnings {
             log.warn("\(item.shownURL) [\(set.name)]: \(warning)")
         }
+        // A body spliced from a cut one (a partial another run kept, or a 206 in this run's retries)
+        // that fails its check may be the splice's fault (bytes changed under an unchanged validator,
+        // or rotted on disk): the partial goes, and the next run asks for the whole body at once, not
+        // a day later.
+        let spliced = resumed != nil || response.status == 206
         let info: ImageInfo?
         let kept: KeptJPEG?
         do {
@@ -66,7 +71,7 @@ extension Prefetcher {
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
-                 message: error.description, permanent: error.isTheBodysOwn)
+                 message: error.description, permanent: error.isTheBodysOwn && !spliced)
             return
         }
         // The transform step, before anything is stored: a variant that fails leaves no entry.
@@ -76,7 +81,7 @@ extension Prefetcher {
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
-                 message: error.description, permanent: error.isTheImagesOwn)
+                 message: error.description, permanent: error.isTheImagesOwn && !spliced)
             return
         }
         let freshness = set.options.refresh == .http ? ResponseFreshness.of(response.headers, receivedAt: Date()) : nil

@@ -82,6 +82,33 @@ struct RunResumeTests {
         #expect(try Self.fsck(harness).isEmpty)
     }
 
+    /// A partial whose bytes went bad on disk (or changed under an unchanged ETag) makes a spliced body
+    /// that fails its check: not held against the URL, whose next run fetches it whole.
+    @Test func aSplicedBodyThatFailsItsCheckIsFetchedWholeByTheNextRun() throws {
+        let harness = try RunHarness()
+        let whole = try Self.image(harness, "rotted")
+        let job = try harness.job(defaults: ["validate": "decode"], sets: [harness.set("big", [Self.path("rotted")])])
+        _ = try harness.run([job])
+        let kept = try #require(try Self.partials(harness).first)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: harness.cachePath + "/" + kept.relativePath))
+        try handle.seek(toOffset: UInt64(kept.size / 2))
+        try handle.write(contentsOf: Data(repeating: 0x58, count: 16))
+        try handle.close()
+
+        // When the next run splices the rest onto it, the check fails; the partial goes
+        let second = try harness.run([job])
+        #expect(second.report.totals.failed == 1 && second.report.failures.first?.reason == "corrupt", "\(second.report.failures)")
+        #expect(try Self.partials(harness).isEmpty)
+        #expect(Self.resumeFiles(harness).isEmpty)
+
+        // Then the run after it is not kept away by the ledger, and asks for the whole body
+        let third = try harness.run([job])
+        #expect(third.report.totals.fetched == 1 && third.report.totals.ledgered == 0, "\(third.report.totals)")
+        let sent = try ResumeTests.sent(harness.server, "rotted")
+        #expect(sent.map(\.status) == [200, 206, 200] && sent[2].range == "-", "\(sent)")
+        try harness.expectCache(holds: [harness.url(Self.path("rotted")): whole])
+    }
+
     /// Across runs too: a 200 in answer to the Range, or an ETag that changed (If-Range fails), starts
     /// the body again and the stored file is the image the server has now.
     @Test(arguments: [("ignore-range", 1), ("new-etag", 2)])
