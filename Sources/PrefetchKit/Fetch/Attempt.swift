@@ -306,7 +306,7 @@ final class Attempt {
         switch status {
         // A 206 holds part of the body: the rest of a cut one when this attempt asked for it (checked
         // at its first byte), else something never asked for; and a 304 answers only a conditional GET.
-        case 206 where resumedFrom == nil: return .failure(.http(status: status))
+        case 206 where resumedFrom == nil: return .failure(.badResponse("a 206 (partial content) to a request that asked for no range"))
         case 200..<300: kind = .ok
         case 304 where job.request.validators != nil: kind = .notModified
         default: return .failure(.http(status: status))

@@ -60,6 +60,8 @@ struct FailureCase: Sendable, CustomTestStringConvertible {
                     testDescription: "503 whose chunked body is over max_bytes"),
         FailureCase(path: "/status-body/404/3000000", defaults: ["max_bytes": "64KiB"], reason: "http_404", status: 404,
                     attempts: 1, permanent: true, testDescription: "404 whose body is over max_bytes"),
+        FailureCase(path: "/status/206", defaults: ["retries": "2"], reason: "bad_response", status: nil,
+                    attempts: 1, permanent: true, testDescription: "a 206 to a request that asked for no range"),
         FailureCase(path: "/big-headers/400000", defaults: ["retries": "2"], reason: "bad_response", status: nil,
                     attempts: 1, permanent: true, testDescription: "400 KB of response headers"),
         FailureCase(path: "/big-headers/1000000/line", defaults: ["retries": "2"], reason: "bad_response", status: nil,
