@@ -13,6 +13,19 @@ enum Tool {
     ]
 
     static func main(_ arguments: [String]) -> ExitStatus {
+        let status = dispatch(arguments)
+        // Help and version text: a command's own output is judged before its summary (`dispatch`).
+        guard status != .environment, let message = outputFailure(of: "prefetchd") else { return status }
+        Console.error(message + "\n")
+        return .environment
+    }
+
+    /// Why standard output could not be written, as the command's one line; nil when it could.
+    private static func outputFailure(of command: String) -> String? {
+        Console.outputFailure.map { "\(command): cannot write standard output: \(String(cString: strerror($0)))" }
+    }
+
+    private static func dispatch(_ arguments: [String]) -> ExitStatus {
         let diagnostics = Diagnostics()
         guard let first = arguments.first else {
             Console.error(Help(width: 80).tool(commands: commands))
@@ -58,6 +71,7 @@ enum Tool {
         } catch {
             diagnostics.report(.environment, "prefetchd \(spec.name): \(error)")
         }
+        if let message = outputFailure(of: "prefetchd \(spec.name)") { diagnostics.report(.environment, message) }
         if logs { diagnostics.writeSummary(command: spec.name) }
         return diagnostics.exitStatus
     }

@@ -1,4 +1,4 @@
-
+import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -37,6 +37,16 @@ package enum Console {
         }
     }
 
+    /// The errno of the first write to standard output that failed for another reason than a reader
+    /// gone (EPIPE: `| head` stops reading once it has what it wants), such as a full disk under a
+    /// `> file`: the command's output is then not what it says, which `Tool` turns into exit 3.
+    package static var outputFailure: Int32? {
+        let code = failedOutput.load(ordering: .relaxed)
+        return code == 0 ? nil : code
+    }
+
+    private static let failedOutput = Atomic<Int32>(0)
+
     private static func write(_ text: String, to descriptor: Int32) {
         var text = text
         text.withUTF8 { buffer in
@@ -45,6 +55,9 @@ package enum Console {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
+                    if descriptor == STDOUT_FILENO && errno != EPIPE {
+                        _ = failedOutput.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+                    }
                     return
                 }
                 offset += written

@@ -5,7 +5,8 @@ enum ToolText {
     static let exitStatus = """
         Exit status: 0 success; 1 finished but something failed; 2 usage or job-file error \
         (nothing fetched, nothing changed); 3 environment error (no cache in the folder, cache \
-        unusable, disk full, lock held too long); 130/143/129 after SIGINT/SIGTERM/SIGHUP.
+        unusable, disk full, lock held too long, standard output that cannot be written); \
+        130/143/129 after SIGINT/SIGTERM/SIGHUP.
         """
 
     static let example = "prefetchd check jobs/catalog.yaml && prefetchd run jobs/catalog.yaml --report run.json"

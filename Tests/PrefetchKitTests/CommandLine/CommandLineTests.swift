@@ -14,6 +14,19 @@ import Testing
         #expect(outcome.stdout.contains("Exit status"))
     }
 
+    /// Output that cannot be written (a full disk under `> file`) is an environment error, said on
+    /// standard error; a reader that stops early (`| head`) is not.
+    @Test func standardOutputThatCannotBeWrittenExits3ButAReaderThatStopsDoesNot() throws {
+        let binary = try Binary.executable("prefetchd").path
+        for arguments in [["--help"], ["help", "--man"], ["stats", "--cache", "/nonexistent-cache", "--help"]] {
+            let full = try Binary.tool(["sh", "-c", "exec \"$0\" \"$@\" >/dev/full", binary] + arguments)
+            #expect(full.status == 3, "\(arguments): \(full.stderr)")
+            #expect(full.stderr.hasSuffix(": cannot write standard output: No space left on device\n"), "\(arguments): \(full.stderr)")
+        }
+        let cut = try Binary.tool(["bash", "-c", "set -o pipefail; \"$0\" help --man | head -c 10 >/dev/null", binary])
+        #expect(cut.status == 0 && cut.stderr.isEmpty, "\(cut.stderr)")
+    }
+
     @Test func versionPrintsTheVersion() throws {
         let outcome = try Binary.run(["--version"])
         #expect(outcome.status == 0)
