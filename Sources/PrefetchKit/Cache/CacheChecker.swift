@@ -10,8 +10,10 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(relativePath: String, expected: String, actual: String)
     /// The injected validator refused the file.
     case invalidFile(relativePath: String, reason: String)
-    /// What is under an entry's name cannot be read as its file: a folder, or a file fsck may not open.
+    /// What is under an entry's name cannot be read as its file: a folder, or a file that fails to read.
     case unreadableFile(relativePath: String, reason: String)
+    /// A file this user may not open (EACCES, EPERM): nothing is known against it, so it is left as it is.
+    case forbiddenFile(relativePath: String, reason: String)
     /// A temp file older than the longest possible transfer (path relative to the cache folder).
     case staleTemp(relativePath: String)
     /// A partial body's row (`DiskCache+Partials`) whose file is gone; the path is the row's.
@@ -27,7 +29,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
     package var relativePath: String {
         switch self {
         case .missingFile(let path), .orphanFile(let path), .sizeMismatch(let path, _, _),
-            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .unreadableFile(let path, _), .staleTemp(let path),
+            .checksumMismatch(let path, _, _), .invalidFile(let path, _), .unreadableFile(let path, _), .forbiddenFile(let path, _), .staleTemp(let path),
             .linkedFolder(let path, _), .lostPartial(let path):
             path
         case .totalsMismatch, .damagedIndex: "index.sqlite"
@@ -42,6 +44,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
         case .checksumMismatch(let path, _, _): "\(path): content does not match the indexed checksum."
         case .invalidFile(let path, let reason): "\(path): \(reason)"
         case .unreadableFile(let path, let reason): "\(path): cannot be read as the entry's file: \(reason)"
+        case .forbiddenFile(let path, let reason): "\(path): \(reason); left as it is (--repair removes only what it can judge)."
         case .staleTemp(let path): "\(path): abandoned temp file."
         case .lostPartial(let path): "\(path): a partial body the index records is missing."
         case .linkedFolder(let path, let what): "\(path): the cache's own folder is \(what); nothing is read or written through it."
@@ -115,7 +118,7 @@ package struct CacheChecker: Sendable {
             do {
                 format = try DiskCache.sniffFormat(path)
             } catch {
-                problems.append(.unreadableFile(relativePath: relativePath, reason: error.description))
+                problems.append(Self.unreadable(relativePath, error))
                 continue
             }
             if format != nil, let reason = validate(path) {
@@ -171,9 +174,15 @@ package struct CacheChecker: Sendable {
             }
         case .linkedFolder(let path, _):
             try cache.replaceLinkedFolder(path)
-        case .totalsMismatch, .damagedIndex:
-            break  // the totals after the other repairs; the index by opening the cache again (`DiskCache.open(damaged:)`)
+        case .totalsMismatch, .damagedIndex, .forbiddenFile:
+            break  // the totals after the other repairs; the index by opening the cache again (`DiskCache.open(damaged:)`); a forbidden file not at all
         }
+    }
+
+    /// A file that could not be read: forbidden to this user (said, and left), or unreadable.
+    private static func unreadable(_ relativePath: String, _ error: CacheError) -> CacheProblem {
+        if error.isPermissionDenied { return .forbiddenFile(relativePath: relativePath, reason: String(error.description.dropLast())) }
+        return .unreadableFile(relativePath: relativePath, reason: error.description)
     }
 
     private func problem(with entry: CacheEntry, validate: (String) -> String?) throws(CacheError) -> CacheProblem? {
@@ -191,7 +200,7 @@ package struct CacheChecker: Sendable {
             do {
                 actual = try ContentHasher.checksum(ofFileAt: entry.path)
             } catch {
-                return .unreadableFile(relativePath: entry.relativePath, reason: error.description)
+                return Self.unreadable(entry.relativePath, error)
             }
             if actual != expected {
                 return .checksumMismatch(relativePath: entry.relativePath, expected: expected, actual: actual)

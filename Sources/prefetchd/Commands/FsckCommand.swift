@@ -14,7 +14,8 @@ enum FsckCommand {
             an animation, under the default limits; not files a validate: none set stored, which are held to their size and checksum only), temp files older
             than an hour, symbolic links where the cache's own folders (tmp, the fan-out folders)
             belong, and running totals (what stats and the size cap read) that disagree with the
-            rows. Prints one line per problem on standard output. With --repair, sets a damaged index
+            rows, and files this user may not read (said, never removed). Prints one line per problem
+            on standard output. With --repair, sets a damaged index
             aside (index.sqlite.corrupt-TIME) and makes it again from the files (its URLs, sets,
             failure ledger and run history are lost), then checks again; drops bad rows and files,
             indexes orphan files, deletes stale temps, replaces such a link with a real folder
@@ -44,14 +45,15 @@ enum FsckCommand {
             CacheFailure.noCache("fsck", at: root, into: diagnostics)
             return
         }
-        var count = found.problems.count
+        var problems = found.problems
         // A damaged index is made again from the files, which are then checked against the new rows.
         if repair, case .damagedIndex(let reason)? = found.problems.first {
             _ = try DiskCache.open(at: root, layout: found.layout, damaged: reason)
-            count += try checkOnce(root, repair: true, diagnostics)?.problems.count ?? 0
+            problems += try checkOnce(root, repair: true, diagnostics)?.problems ?? []
         }
-        let repaired = repair && count > 0 ? " and repaired" : ""
-        Console.error("prefetchd fsck: \(root): \(counted(count, "problem")) found\(repaired)\n")
+        let left = problems.filter { if case .forbiddenFile = $0 { true } else { false } }.count
+        let repaired = !repair || problems.count == left ? "" : left == 0 ? " and repaired" : ", all but \(left) repaired"
+        Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found\(repaired)\n")
     }
 
     /// Checks the cache at `root` once, printing each problem, and with `repair` fixes them (all but a

@@ -70,4 +70,35 @@ import Testing
         #expect(!outcome.stderr.contains("Permission denied"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/tmp"))
     }
+    @Test func fsckRepairLeavesAFileItMayNotReadWhereItIs() throws {
+        // Given a cache another user owns and may write, one of whose files that user may not read
+        let folder = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let root = folder.path + "/cache"
+        let cache = try DiskCache.open(at: root, layout: .native)
+        let keys = (1...3).map { "http://img.test/\($0).png" }
+        for key in keys {
+            try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: key, key: key))
+        }
+        try cache.flush()
+        let closed = try #require(try cache.lookup(key: keys[0])).path
+        if getuid() == 0 {
+            let chown = try Binary.tool(["chown", "-R", "65534:65534", root])
+            #expect(chown.status == 0, "\(chown.stderr)")
+        }
+        #expect(chmod(closed, 0) == 0)
+
+        // When that user has fsck repair the cache
+        let outcome = try Self.runAsAnotherUser(["fsck", "--cache", root, "--repair"], in: folder)
+
+        // Then the file is reported and left, with its row, and the summary says it was not repaired
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains(": Permission denied; left as it is (--repair removes only what it can judge).\n"), "\(outcome.stdout)")
+        #expect(outcome.stdout.split(separator: "\n").count == 1, "\(outcome.stdout)")
+        #expect(outcome.stderr.contains("1 problem found\n"), "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: closed))
+        let after = try #require(try DiskCache.openExisting(at: root, for: .read))
+        #expect(try after.lookup(key: keys[0]) != nil)
+        #expect(try after.index.entryCount() == 3)
+    }
 }
