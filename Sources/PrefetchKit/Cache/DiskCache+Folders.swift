@@ -4,12 +4,17 @@ internal import Glibc
 /// The cache's own folders: `tmp/` and, in the native layout, the fan-out folders. A symbolic link put
 /// in the place of one could lead a store, the index or a removal outside the cache, so nothing is
 /// read, written or removed through it: it is damage that `fsck` reports and `fsck --repair`
-/// replaces, and that `run` and `clean` refuse. A plain file in a folder's place leads nowhere: a
+/// replaces, and that every other command that reads or writes the cache's files refuses (`run`,
+/// `clean`, `remove`, `path`, `verify`, `export`, `merge`, its sources and its destination). A plain file in a folder's place leads nowhere: a
 /// store into it fails and says so; `fsck` reports it too, and `--repair` puts a folder there.
 extension DiskCache {
     /// The names of the cache's own folders that are symbolic links, with where each points.
     func linkedFolders() -> [(name: String, what: String)] {
-        ownFolders(ofType: S_IFLNK).map { name in
+        Self.linkedFolders(root: root, layout: layout)
+    }
+
+    private static func linkedFolders(root: String, layout: CacheLayout) -> [(name: String, what: String)] {
+        ownFolders(ofType: S_IFLNK, root: root, layout: layout).map { name in
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + name)) ?? "?"
             return (name, "a symbolic link to \(oneLine(target))")
         }
@@ -17,12 +22,12 @@ extension DiskCache {
 
     /// The names of the cache's own folders that are plain files.
     func foldersThatAreFiles() -> [String] {
-        ownFolders(ofType: S_IFREG)
+        Self.ownFolders(ofType: S_IFREG, root: root, layout: layout)
     }
 
     /// The cache's own folders (`tmp` and the native layout's fan-out folders) that are there as an
     /// object of `type` (`S_IFLNK`, `S_IFREG`), not as a folder.
-    private func ownFolders(ofType type: mode_t) -> [String] {
+    private static func ownFolders(ofType type: mode_t, root: String, layout: CacheLayout) -> [String] {
         let names = ["tmp"] + (layout == .native ? CacheFileNaming.nativeFolders : [])
         return names.filter { name in
             var info = stat()
@@ -32,7 +37,13 @@ extension DiskCache {
 
     /// Throws when any of the cache's own folders is a symbolic link.
     package func refuseLinkedFolders() throws(CacheError) {
-        if let first = linkedFolders().first {
+        try Self.refuseLinkedFolders(root: root, layout: layout)
+    }
+
+    /// Throws when any of the own folders of the cache at `root`, made with `layout`, is a symbolic
+    /// link: for a command that reads the cache's index only as a snapshot (a merge's source).
+    package static func refuseLinkedFolders(root: String, layout: CacheLayout) throws(CacheError) {
+        if let first = linkedFolders(root: root, layout: layout).first {
             throw .linkedFolder(path: root + "/" + first.name, what: first.what)
         }
     }

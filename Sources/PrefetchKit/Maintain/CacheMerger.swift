@@ -65,13 +65,17 @@ package struct CacheMerger: Sendable {
         return report
     }
 
-    /// The one layout of every source and of the destination when it exists.
+    /// The one layout of every source and of the destination when it exists; one whose own folders
+    /// include a symbolic link is refused.
     private func commonLayout() throws(MergeError) -> CacheLayout {
         var first: (path: String, layout: CacheLayout)?
         for path in sources + [destination] {
             let recorded = try merging { () throws(CacheError) in
                 try DiskCache.refuseNonFolder(path)
-                return try CacheMarker.recordedLayout(root: path)
+                let layout = try CacheMarker.recordedLayout(root: path)
+                // Nothing is taken from, or put into, a cache through a link in its own folders' place.
+                if let layout { try DiskCache.refuseLinkedFolders(root: path, layout: layout) }
+                return layout
             }
             guard let layout = recorded else {
                 if path == destination { continue }

@@ -51,6 +51,7 @@ package enum Verifier {
     package static func verify(_ job: Job, cachePath: String? = nil, now: Date = Date(),
                               report: (Finding) -> Void) throws(CacheError) -> Result? {
         guard let cache = try DiskCache.openExisting(at: cachePath ?? job.cache.path, for: .read) else { return nil }
+        try cache.refuseLinkedFolders()
         // A plan item's set index is its place in the plan's sets, which go by priority.
         let plan = RunPlan(job: job)
         let rows = try cache.index.totals("all").first?.entries ?? 0

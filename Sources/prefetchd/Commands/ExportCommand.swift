@@ -68,6 +68,7 @@ enum ExportCommand {
             guard let opened = try DiskCache.openExisting(at: cachePath, for: .read) else {
                 return CacheFailure.noCache("export", at: cachePath, into: diagnostics)
             }
+            try opened.refuseLinkedFolders()
             cache = opened
         } catch {
             return CacheFailure.report("export", cacheAt: cachePath, error, into: diagnostics)

@@ -46,9 +46,12 @@ enum FsckCommand {
             return
         }
         var problems = found.problems
-        // A damaged index is made again from the files, which are then checked against the new rows.
+        // A damaged index is made again from the files, and a link in a folder's place made a real
+        // folder: what the rows stand on changed, so the files are checked against them again.
         if repair, case .damagedIndex(let reason)? = found.problems.first {
             _ = try DiskCache.open(at: root, layout: found.layout, damaged: reason)
+            problems += try checkOnce(root, repair: true, diagnostics)?.problems ?? []
+        } else if repair, problems.contains(where: { if case .linkedFolder = $0 { true } else { false } }) {
             problems += try checkOnce(root, repair: true, diagnostics)?.problems ?? []
         }
         let left = problems.filter { if case .forbiddenFile = $0 { true } else { false } }.count

@@ -55,6 +55,7 @@ enum PathCommand {
             guard let cache = try DiskCache.openExisting(at: folder, for: .read) else {
                 return CacheFailure.noCache("path", at: folder, into: diagnostics)
             }
+            try cache.refuseLinkedFolders()
             try find(url, shown: shown, options: options, variant: arguments.value("variant"), in: cache, diagnostics)
         } catch {
             CacheFailure.report("path", cacheAt: folder, error, into: diagnostics)

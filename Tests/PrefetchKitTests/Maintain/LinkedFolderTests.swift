@@ -132,4 +132,52 @@ import Testing
         #expect(clean.status == 0, "\(clean.stderr)")
         try world.expectOutsideUntouched()
     }
+
+    /// A fan-out folder whose entry's file was moved outside and replaced by a link to it: every command
+    /// that would read or take that file refuses the cache, and one `fsck --repair` leaves it whole.
+    @Test func aLinkedFolderHoldingAnEntryIsReadByNoCommandAndOneRepairMendsIt() throws {
+        // Given a cache of three entries, one of whose folders now links to where its file went
+        let world = try World()
+        let cache = try #require(try DiskCache.openExisting(at: world.root, for: .read))
+        let entry = try #require(try cache.index.allEntries().first)
+        let folder = String(entry.relativePath.prefix(2))
+        let moved = world.folder.path + "/moved"
+        try FileManager.default.moveItem(atPath: world.root + "/" + folder, toPath: moved)
+        try FileManager.default.createSymbolicLink(atPath: world.root + "/" + folder, withDestinationPath: moved)
+        let job = try world.folder.write("job.yaml", """
+            version: 1
+            cache: { path: "\(world.root)" }
+            sets:
+              - { name: s, urls: ["\(try #require(entry.key))"] }
+            """).path
+
+        // When path, verify, export and merge (from it, and into it) are asked
+        let commands = [
+            ["path", try #require(entry.key), "--cache", world.root], ["verify", job],
+            ["export", world.folder.path + "/export", "--layout", "sdwebimage", "--cache", world.root],
+            ["merge", world.root, "--into", world.folder.path + "/merged"],
+        ]
+        // Then each refuses, naming the link, and nothing is made from what is behind it
+        for command in commands {
+            let outcome = try Binary.run(command)
+            #expect(outcome.status == 3, "\(command[0]): \(outcome.stdout) \(outcome.stderr)")
+            #expect(outcome.stderr.contains("\(world.root)/\(folder) is a symbolic link to \(moved)"), "\(command[0]): \(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: world.folder.path + "/export"))
+        #expect(!FileManager.default.fileExists(atPath: world.folder.path + "/merged"))
+        let source = try DiskCache.open(at: world.folder.path + "/other", layout: .native)
+        _ = try fillCache(source, count: 1)
+        try source.flush()
+        let into = try Binary.run(["merge", world.folder.path + "/other", "--into", world.root])
+        #expect(into.status == 3 && into.stderr.contains("is a symbolic link"), "\(into.stderr)")
+
+        // And fsck names the link without reading through it; one --repair leaves nothing for the next
+        let check = try Binary.run(["fsck", "--cache", world.root])
+        #expect(!check.stdout.contains(entry.relativePath), "\(check.stdout)")
+        let repair = try Binary.run(["fsck", "--cache", world.root, "--repair"])
+        #expect(repair.stdout.contains("\(entry.relativePath): indexed but the file is missing."), "\(repair.stdout)")
+        let after = try Binary.run(["fsck", "--cache", world.root])
+        #expect(after.status == 0 && after.stdout.isEmpty, "\(after.stdout) \(after.stderr)")
+        #expect(FileManager.default.fileExists(atPath: moved + "/" + entry.relativePath.dropFirst(3)))
+    }
 }
