@@ -35,15 +35,9 @@ struct MergePass {
             }
             _ = try take(variant, freshness: freshness[variant.relativePath], into: &report)
         }
-        guard let cache = target.cache else {
-            report.failures += failures.count
-            report.runs += runs.count
-            return
-        }
-        try merging { () throws(CacheError) in
-            report.failures += try cache.index.mergeFailures(failures)
-            report.runs += try cache.index.mergeRuns(runs)
-        }
+        let taken = try target.take(failures: failures, runs: runs)
+        report.failures += taken.failures
+        report.runs += taken.runs
     }
 
     /// Whether the destination holds (or, taken now, will hold) the variant's original in the body the

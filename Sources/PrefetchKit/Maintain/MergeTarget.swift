@@ -14,6 +14,9 @@ final class MergeTarget: Sendable {
     /// whose variants in the destination were counted as dropped.
     private let plannedVariants = Locked<[String: [CacheEntry]]>([:])
     private let droppedOriginals = Locked<Set<String>>([])
+    /// A dry run's failure-ledger rows (key -> last error) and runs (`RunRecord.identity`) planned so far.
+    private let plannedFailures = Locked<[String: Date]>([:])
+    private let plannedRuns = Locked<Set<String>>([])
     /// The file system the destination is on (its nearest existing folder's, when it is not there yet).
     let device: UInt64
 
@@ -71,6 +74,32 @@ final class MergeTarget: Sendable {
     func plan(_ entry: CacheEntry) {
         planned.withLock { $0[entry.relativePath] = EntryStamp(modifiedAt: entry.modifiedAt, checksum: entry.checksum) }
         if let original = entry.variantOf { plannedVariants.withLock { $0[original, default: []].append(entry) } }
+    }
+
+    /// Takes the failure-ledger rows newer than the destination's for their keys and the runs it has
+    /// not recorded; returns how many of each it took (a dry run: would take, as the sources before
+    /// this one left it).
+    func take(failures: [FailureRecord], runs: [RunRecord]) throws(MergeError) -> (failures: Int, runs: Int) {
+        if let cache {
+            return try merging { () throws(CacheError) in
+                (try cache.index.mergeFailures(failures), try cache.index.mergeRuns(runs))
+            }
+        }
+        return try merging { () throws(CacheError) in
+            var takenFailures = 0
+            for record in failures {
+                var known = plannedFailures.withLock { $0[record.key] }
+                if known == nil { known = try snapshot?.failure(forKey: record.key)?.lastErrorAt }
+                guard known.map({ $0 < record.lastErrorAt }) ?? true else { continue }
+                plannedFailures.withLock { $0[record.key] = record.lastErrorAt }
+                takenFailures += 1
+            }
+            let recorded = Set(try snapshot?.recentRuns(limit: Int.max).map(\.identity) ?? [])
+            let takenRuns = plannedRuns.withLock { planned in
+                runs.filter { !recorded.contains($0.identity) && planned.insert($0.identity).inserted }.count
+            }
+            return (takenFailures, takenRuns)
+        }
     }
 
     /// Commits what the last batch holds.

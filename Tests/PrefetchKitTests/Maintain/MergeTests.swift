@@ -267,6 +267,32 @@ struct MergeTests {
         }
     }
 
+    /// A dry run counts the ledger rows and runs the merge itself would take: none already in the
+    /// destination, and none twice when a source is given twice.
+    @Test func aDryRunCountsTheLedgerRowsAndRunsTheMergeWouldTake() throws {
+        // Given a cache a run left one entry, one ledger row and its run in
+        let harness = try RunHarness()
+        let job = try harness.job(sets: [harness.set("s", ["/ok/kept", "/missing/gone"])])
+        #expect(try Binary.run(["run", job, "--progress", "never", "--quiet"]).status == 1)
+        let source = harness.cachePath
+        let merged = harness.folder.path + "/merged"
+        func totalsLine(_ arguments: [String]) throws -> String {
+            let outcome = try Binary.run(["merge"] + arguments)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            return String((outcome.stdout + outcome.stderr).split(separator: "\n").last { $0.contains("failure ledger") } ?? "")
+        }
+
+        // Then a dry run of it twice into a new cache says what the merge then does
+        let dry = try totalsLine([source, source, "--into", merged, "--dry-run"])
+        let real = try totalsLine([source, source, "--into", merged])
+        #expect(dry.contains("1 failure ledger row and 1 run would be taken"), "\(dry)")
+        #expect(real.contains("1 failure ledger row and 1 run taken"), "\(real)")
+        // And into the cache that now holds them, none
+        let again = try totalsLine([source, "--into", merged, "--dry-run"])
+        #expect(again.contains("0 failure ledger rows and 0 runs would be taken"), "\(again)")
+        #expect(try totalsLine([source, "--into", merged]).contains("0 failure ledger rows and 0 runs taken"))
+    }
+
     @Test func copyPutsAFileOfItsOwnInPlaceOfALink() throws {
         try TemporaryDirectory.withPath { folder in
             try storePNGs(at: folder + "/source", count: 25)
