@@ -65,9 +65,12 @@ struct MergePass {
             count(planned, entry, linked: !options.copy && device(of: entry.path) == target.device, into: &report)
             return true
         }
-        // Checked before the placement: a row whose file is gone or of another size is not carried.
+        // Checked before the placement: a row whose file is gone or of another size is not carried,
+        // nor one that would replace the destination's body unless its own bytes are what its row
+        // says (a body changed behind the source's back never takes the place of a sound one).
         var info = stat()
-        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size else {
+        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size,
+              planned != .replace || Self.holdsItsChecksum(entry) else {
             count(.unreadable, entry, linked: false, into: &report)
             return false
         }
@@ -98,6 +101,12 @@ struct MergePass {
         for variant in try target.dropVariants(ofReplaced: original.relativePath) {
             count(.strayVariant, variant, linked: false, into: &report)
         }
+    }
+
+    /// Whether `entry`'s file hashes to its row's checksum (a row without one is taken at its word).
+    private static func holdsItsChecksum(_ entry: CacheEntry) -> Bool {
+        guard let checksum = entry.checksum else { return true }
+        return (try? ContentHasher.checksum(ofFileAt: entry.path)) == checksum
     }
 
     /// Add when the destination has no row, replace when its row's last fetch is older, else skip.

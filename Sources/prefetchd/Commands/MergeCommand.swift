@@ -11,7 +11,8 @@ enum MergeCommand {
             copied otherwise (or with --copy), each put under its final name whole and its index row
             written after it, as every store is. A key both hold goes to the newer fetch (the last
             fetch or revalidation the index records); a tie keeps DST's, so a rerun after a kill
-            takes only what is still missing. Freshness records (refresh: http) come with their
+            takes only what is still missing; a source's body that would replace DST's is taken
+            only if it hashes to its row's checksum. Freshness records (refresh: http) come with their
             entries, variants with the original they were made from; partial bodies stay behind.
             Failure ledger rows (the newer error wins) and runs not recorded yet are added. The
             caches must share one layout; DST is made with it when missing. SRC caches are read

@@ -92,6 +92,32 @@ struct MergeTests {
         }
     }
 
+    /// A newer body changed behind its cache's back (same size) never takes the place of a sound one.
+    @Test func aNewerBodyThatFailsItsChecksumDoesNotReplaceTheDestinations() throws {
+        // Given a key fetched into one cache, then into another after it changed, whose file then rotted
+        let harness = try RunHarness()
+        let job = try harness.job(defaults: ["validate": "none"], sets: [harness.set("s", ["/image/rotting"])])
+        let older = harness.folder.path + "/older", newer = harness.folder.path + "/newer"
+        _ = try run(harness, job, into: older)
+        _ = try harness.server.get("/set-width/rotting/5")
+        _ = try run(harness, job, into: newer)
+        let key = harness.url("/image/rotting")
+        let sound = try Data(contentsOf: URL(fileURLWithPath: try #require(try DiskCache.open(at: older, layout: .native).path(forKey: key))))
+        let rotted = try #require(try DiskCache.open(at: newer, layout: .native).path(forKey: key))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: rotted))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: rotted))
+
+        // When the newer cache is merged into the older
+        let merge = try Binary.run(["merge", newer, "--into", older])
+
+        // Then the older keeps its sound body, and the rotted one is counted as unreadable
+        #expect(merge.status == 0 && merge.stderr.contains("0 added, 0 replaced, 0 skipped (held with the same or a newer fetch), 1 unreadable in their source"), "\(merge.stderr)")
+        let kept = try #require(try DiskCache.open(at: older, layout: .native).path(forKey: key))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == sound)
+        #expect(try Binary.run(["fsck", "--cache", older]).status == 0)
+    }
+
     @Test func variantsComeWithTheBodyTheyWereMadeFrom() throws {
         // Given a cache with an original one pixel wide and its variant, and one with it five wide and its own
         let harness = try RunHarness()
