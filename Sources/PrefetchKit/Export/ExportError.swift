@@ -7,6 +7,8 @@ package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAFolder(String)
     /// The operation, its path, and the system's reason.
     case fileSystem(String, String, String)
+    /// A stop signal (its number) ended the export before it was put in place; nothing was left.
+    case stopped(Int32)
 
     /// `operation` on `path` failed with `code` (an errno value).
     static func failed(_ operation: String, _ path: String, _ code: Int32) -> ExportError {
@@ -22,6 +24,8 @@ package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) exists and is not a folder"
         case .fileSystem(let operation, let path, let reason):
             "cannot \(operation) \(path): \(reason)"
+        case .stopped(let signal):
+            "stopped by signal \(signal) before the export was put in place"
         }
     }
 }

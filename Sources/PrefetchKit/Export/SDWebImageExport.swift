@@ -25,11 +25,15 @@ package enum SDWebImageExport {
 
     /// Writes the export of `selection` into `folder`: staged beside it, each file hard-linked from the
     /// cache when on the same file system and copied otherwise, the manifest last, then put in place.
-    package static func write(_ selection: ExportSelection, variant: String?, to folder: ExportFolder) throws(ExportError) -> Result {
+    /// `stopSignal` is read before each file and before the export is put in place: a stop signal's
+    /// number there ends it with `.stopped`, the staging folder removed.
+    package static func write(_ selection: ExportSelection, variant: String?, to folder: ExportFolder,
+                              stopSignal: @Sendable () -> Int32 = { 0 }) throws(ExportError) -> Result {
         let staging = try folder.makeStaging()
         do throws(ExportError) {
             var result = Result()
             for planned in plan(selection) {
+                if case let signal = stopSignal(), signal != 0 { throw .stopped(signal) }
                 if try place(planned.item.source, at: staging + "/" + planned.file) {
                     result.linked += 1
                 } else {
@@ -41,6 +45,7 @@ package enum SDWebImageExport {
                 ExportManifest.Entry(key: $0.item.key, file: $0.file, bytes: $0.item.bytes, width: $0.item.width, height: $0.item.height)
             })
             try manifest.write(to: staging + "/" + ExportManifest.fileName)
+            if case let signal = stopSignal(), signal != 0 { throw .stopped(signal) }
             try folder.publish(staging)
             return result
         } catch {

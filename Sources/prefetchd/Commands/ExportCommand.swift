@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PrefetchKit
 
 /// `prefetchd export`: a folder of cached images an iOS app bundles for SDImageCache.
@@ -23,7 +24,8 @@ enum ExportCommand {
             the cache when DST is on its file system, copied otherwise, into DST.tmp-XXXXXX beside
             DST, which then takes DST's place in one rename: a new or empty DST is renamed onto,
             a previous export (its manifest.json, and no file it does not list) is swapped in one
-            step and removed; a DST holding anything else is refused. Reads the cache only: no
+            step and removed; a DST holding anything else is refused. SIGINT, SIGTERM or SIGHUP
+            before that rename removes DST.tmp-XXXXXX and exits 130, 143 or 129, DST as it was. Reads the cache only: no
             network, no writes to it, not counted as a use. With --dry-run, prints `FILE KEY` for
             each file and writes nothing. Exit 0 when every key was exported, 1 when some are not
             cached (the rest are exported) or, with --cache DIR alone, when no entry has the
@@ -42,7 +44,8 @@ enum ExportCommand {
             "prefetchd export Resources/PrefetchedImages --layout sdwebimage jobs/catalog.yaml",
             "prefetchd export build/thumbs --layout sdwebimage --cache /var/cache/prefetchd --variant thumb",
         ],
-        execute: execute
+        execute: execute,
+        handlesStopSignals: true
     )
 
     private static func execute(_ arguments: ParsedArguments, _ diagnostics: Diagnostics) throws {
@@ -89,10 +92,20 @@ enum ExportCommand {
             Console.error("prefetchd export: left out \(skipped.what): \(skipped.reason)\n")
         }
         if arguments.has("dry-run") {
+            ProcessTuning.releaseStopSignals()
             for planned in SDWebImageExport.plan(selection) { Console.out("\(planned.file) \(planned.item.key)\n") }
             return
         }
-        let result = try SDWebImageExport.write(selection, variant: variant, to: folder)
+        // A stop removes the staging folder before the command exits 130, 143 or 129 (the signals are
+        // held back until now; with --dry-run nothing is written and they end it at once).
+        let stopSignal = Atomic<Int32>(0)
+        let signals = SignalRelay { stopSignal.store($0, ordering: .relaxed) }
+        defer { signals.cancel() }
+        let written = Result { () throws(ExportError) in
+            try SDWebImageExport.write(selection, variant: variant, to: folder) { stopSignal.load(ordering: .relaxed) }
+        }
+        if case .failure(.stopped(let signal)) = written { return diagnostics.stopped(by: signal) }
+        let result = try written.get()
         Console.error("prefetchd export: \(counted(result.files.count, "file")) (\(ByteFormat.human(result.bytes))), "
             + "\(result.linked) linked and \(result.copied) copied, in \(folder.path)"
             + (selection.missing.isEmpty ? "" : "; \(selection.missing.count) not cached") + "\n")

@@ -230,4 +230,38 @@ import Testing
         #expect(noCache.stderr.contains("no cache at \(folder.path)/cache"), "\(noCache.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     }
+
+    /// A stop signal part way leaves no half-written staging folder beside the destination.
+    @Test func aStoppedExportLeavesNothingBehind() throws {
+        // Given a cache of 30,000 entries (stored by cache-filler)
+        let folder = try TemporaryDirectory()
+        let filler = Process()
+        filler.executableURL = try Binary.executable("cache-filler")
+        filler.arguments = [folder.path + "/cache", "30000"]
+        let filled = try Binary.outcome(of: filler)
+        try #require(filled.status == 0, "cache-filler: \(filled.stderr)")
+
+        // When its export gets SIGTERM while files are being linked into the staging folder
+        let export = Process()
+        export.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        export.arguments = ["--default-signal=TERM", Binary.url.path, "export", folder.path + "/out", "--layout", "sdwebimage",
+                            "--cache", folder.path + "/cache"]
+        export.standardOutput = FileHandle.nullDevice
+        export.standardError = FileHandle.nullDevice
+        try export.run()
+        let deadline = Date().addingTimeInterval(30)
+        var staged = 0
+        while staged < 1000 && export.isRunning && Date() < deadline {
+            let staging = try Self.files(in: folder.path).first { $0.hasPrefix("out.tmp-") }
+            staged = staging.map { (try? Self.files(in: folder.path + "/" + $0).count) ?? 0 } ?? 0
+            usleep(2_000)
+        }
+        kill(export.processIdentifier, SIGTERM)
+        export.waitUntilExit()
+
+        // Then it exits 143, and neither the destination nor its staging folder is there
+        #expect(staged >= 1000, "the export ended before it was stopped")
+        #expect(export.terminationStatus == 143)
+        #expect(try Self.files(in: folder.path).sorted() == ["cache"])
+    }
 }
