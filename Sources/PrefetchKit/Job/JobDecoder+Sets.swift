@@ -23,7 +23,7 @@ extension JobDecoder {
             let perHostNode = applyOptions(fields, item.path, to: &options) ?? defaultPerHost
             checkPerHost(&options, written: perHostNode, fields: fields, path: item.path)
             checkKeepOriginal(options, fields: fields, written: item.node, path: item.path)
-            let source = urlSource(fields, item, folder: folder)
+            let source = urlSource(fields, item, folder: folder, hiding: options.redactParams)
             if let name, let source {
                 result.append(JobSet(name: name, priority: priority ?? .normal, options: options, urls: source))
             }
@@ -61,7 +61,10 @@ extension JobDecoder {
         report(place, Self.join(path, key), "per_host \(options.perHost) is more than concurrency \(options.concurrency)")
     }
 
-    private mutating func urlSource(_ fields: [String: YAMLPair], _ item: (node: YAMLNode, path: String), folder: String) -> URLSource? {
+    /// A refused URL is quoted with the values of `hiding` (the set's `redact_params`) hidden.
+    private mutating func urlSource(
+        _ fields: [String: YAMLPair], _ item: (node: YAMLNode, path: String), folder: String, hiding: [String]
+    ) -> URLSource? {
         let given = Self.sourceKeys.compactMap { key in fields[key].map { (key: key, pair: $0) } }
         guard let source = given.first else {
             report(item.node, item.path, "no URL source; give exactly one of `urls`, `url_file` or `url_pattern`")
@@ -75,18 +78,18 @@ extension JobDecoder {
         let path = "\(item.path).\(source.key)"
         let node = source.pair.value
         switch source.key {
-        case "urls": return urlList(node, path)
-        case "url_file": return urlFile(node, path, folder: folder)
+        case "urls": return urlList(node, path, hiding: hiding)
+        case "url_file": return urlFile(node, path, folder: folder, hiding: hiding)
         default: return urlPattern(node, path)
         }
     }
 
-    private mutating func urlList(_ node: YAMLNode, _ path: String) -> URLSource? {
+    private mutating func urlList(_ node: YAMLNode, _ path: String, hiding: [String]) -> URLSource? {
         guard let items = list(node, path) else { return nil }
         var urls: [String] = []
         for item in items {
             guard let url = nonEmptyString(item.node, item.path) else { continue }
-            if let problem = URLCheck.problem(url) {
+            if let problem = URLCheck.problem(url, hiding: hiding) {
                 report(item.node, item.path, problem)
             } else {
                 urls.append(url)
@@ -108,7 +111,7 @@ extension JobDecoder {
 
     /// Opens the URL file, checks every entry and counts them, streaming; invalid lines are reported
     /// at their own place in the URL file.
-    private mutating func urlFile(_ node: YAMLNode, _ path: String, folder: String) -> URLSource? {
+    private mutating func urlFile(_ node: YAMLNode, _ path: String, folder: String, hiding: [String]) -> URLSource? {
         guard let name = nonEmptyString(node, path) else { return nil }
         let resolved = name.hasPrefix("/") || folder.isEmpty ? name : "\(folder)/\(name)"
         var info = stat()
@@ -128,7 +131,7 @@ extension JobDecoder {
         var invalid = 0
         while let entry = reader.nextEntry() {
             count += 1
-            var problems: [(column: Int, message: String)] = URLCheck.problem(entry.url).map { [(entry.column, $0)] } ?? []
+            var problems: [(column: Int, message: String)] = URLCheck.problem(entry.url, hiding: hiding).map { [(entry.column, $0)] } ?? []
             do throws(ValueProblem) {
                 _ = try entry.expectedDigest()
             } catch {

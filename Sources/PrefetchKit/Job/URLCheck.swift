@@ -20,41 +20,47 @@ package enum URLCheck {
     /// Why a URL with characters past ASCII (which libcurl percent-encodes) is not usable: a space of
     /// another kind (a no-break space before a URL file line's digest would join the digest to the
     /// URL), or bytes that were not UTF-8 (read as U+FFFD, which would be fetched as `%EF%BF%BD`).
-    private static func nonASCIIProblem(_ url: String) -> String? {
+    private static func nonASCIIProblem(_ url: String, hiding params: [String]) -> String? {
         for (offset, scalar) in url.unicodeScalars.enumerated() where !scalar.isASCII {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             if scalar == "\u{FFFD}" {
-                return "`\(shortened(url))` holds bytes that are not UTF-8 text at character \(offset + 1)"
+                return "`\(shortened(url, hiding: params))` holds bytes that are not UTF-8 text at character \(offset + 1)"
             }
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format {
-                return "`\(shortened(url))` contains the space or invisible character \(code) at character \(offset + 1)"
+                return "`\(shortened(url, hiding: params))` contains the space or invisible character \(code) at character \(offset + 1)"
             }
         }
         return nil
     }
 
-    /// `url` as a message quotes it: its password hidden, its first `shownCharacters` only.
-    private static func shortened(_ url: String) -> String {
-        let shown = redactedRefused(url)
+    /// `url` as a message quotes it: its password and the values of `params` hidden (`redact_params`),
+    /// its first `shownCharacters` only.
+    private static func shortened(_ url: String, hiding params: [String]) -> String {
+        let shown = quoted(url, hiding: params)
         return shown.count > shownCharacters ? "\(shown.prefix(shownCharacters))..." : shown
     }
 
-    /// Why `url` is not usable, or nil when it is. The message shows the URL with its password hidden.
-    package static func problem(_ url: String) -> String? {
+    private static func quoted(_ url: String, hiding params: [String]) -> String {
+        URLRedaction.shown(keyed: redactedRefused(url), hiding: params)
+    }
+
+    /// Why `url` is not usable, or nil when it is. The message shows the URL with its password and
+    /// the values of `params` (the set's `redact_params`) hidden.
+    package static func problem(_ url: String, hiding params: [String] = URLRedaction.commonSecrets) -> String? {
         let length = url.utf8.count
         return url.withCString { text -> String? in
             let https = strncasecmp(text, "https://", 8) == 0
             guard https || strncasecmp(text, "http://", 7) == 0 else {
-                return "`\(shortened(url))` is not an absolute http or https URL"
+                return "`\(shortened(url, hiding: params))` is not an absolute http or https URL"
             }
             var clean = strcspn(text, forbiddenOrNonASCII)
             if clean < length, UInt8(bitPattern: text[clean]) >= 0x80 {
-                if let problem = nonASCIIProblem(url) { return problem }
+                if let problem = nonASCIIProblem(url, hiding: params) { return problem }
                 clean = strcspn(text, forbidden)
             }
             guard clean == length else {
-                return "`\(shortened(url))` contains a space or control character at character \(clean + 1)"
+                return "`\(shortened(url, hiding: params))` contains a space or control character at character \(clean + 1)"
             }
             let authority = text + (https ? 8 : 7)
             let authorityLength = strcspn(authority, "/?#")
@@ -63,7 +69,7 @@ package enum URLCheck {
                 hostStart -= 1
             }
             guard hostStart < authorityLength, authority[hostStart] != CChar(UInt8(ascii: ":")) else {
-                return "`\(redactedRefused(url))` has no host"
+                return "`\(quoted(url, hiding: params))` has no host"
             }
             // The plain shape, `scheme://host[:port]` with a host name of letters, digits, dots and
             // hyphens (or four decimal octets) and a port of 1-65535, is one libcurl's parser always
@@ -77,7 +83,7 @@ package enum URLCheck {
             defer { curl_url_cleanup(parsed) }
             let code = curl_url_set(parsed, CURLUPART_URL, text, 0)
             guard code == CURLUE_OK else {
-                return "`\(redactedRefused(url))` is not a URL libcurl can fetch: \(String(cString: curl_url_strerror(code)))"
+                return "`\(quoted(url, hiding: params))` is not a URL libcurl can fetch: \(String(cString: curl_url_strerror(code)))"
             }
             return nil
         }

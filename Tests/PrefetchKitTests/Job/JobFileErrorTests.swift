@@ -280,6 +280,25 @@ import Testing
         ])
     }
 
+    /// A refused URL is quoted with its set's `redact_params` values hidden (the common secrets by
+    /// default), in a list and in a URL file alike, as every log line shows it.
+    @Test func aRejectedURLHidesTheValuesItsSetRedacts() throws {
+        let folder = try TemporaryDirectory()
+        try Data("https://x.example:99999/b.png?secret=HUSH1&w=2\n".utf8).write(to: folder.file("list.txt"))
+        let diagnostics = try folder.diagnostics("""
+            version: 1
+            sets:
+              - { name: a, urls: ["https://x.example/a.png?token=HUSH2&w=1 y"] }
+              - { name: b, redact_params: [secret], url_file: list.txt }
+            """)
+        #expect(diagnostics.map(\.message) == [
+            "`https://x.example/a.png?token=***&w=1 y` contains a space or control character at character 40",
+            "`https://x.example:99999/b.png?secret=***&w=2` is not a URL libcurl can fetch: "
+                + "Port number was not a decimal number between 0 and 65535",
+        ])
+        #expect(!diagnostics.map(\.message).joined().contains("HUSH"))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aURLFileMustBeARegularFile() throws {
         // Given a URL file that is a pipe (as /dev/stdin would be), and one that is a folder
