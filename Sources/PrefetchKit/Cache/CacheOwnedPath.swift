@@ -1,3 +1,5 @@
+import Foundation
+
 /// The places in a cache folder that are the cache's own: a file written there by hand (a report, a
 /// stats file) would replace the index, its marker or lock, or a cached body, or be taken for one of
 /// them by the next clean or fsck. Anything else in the folder, such as a file of another name at its
@@ -11,8 +13,30 @@ package enum CacheOwnedPath {
     /// Why the output file `path`, given as `--option`, may not be written for the cache at `root`
     /// (`isOwned`); nil when it may. `-` is standard output, never a place of the cache.
     package static func refusal(option: String, path: String, root: String) -> String? {
-        guard path != "-", isOwned(path, root: root) else { return nil }
-        return "--\(option) \(path) is where the cache \(root) keeps its own files; write it elsewhere"
+        guard path != "-" else { return nil }
+        return refusal(naming: "--\(option) \(path)", path: path, root: root)
+    }
+
+    /// Why `path`, called `naming` in the message (`DST path`), may not be written for the cache at
+    /// `root`; nil when it may.
+    package static func refusal(naming: String, path: String, root: String) -> String? {
+        guard isOwned(path, root: root) else { return nil }
+        return "\(naming) is where the cache \(root) keeps its own files; write it elsewhere"
+    }
+
+    /// Why a folder to be made at `path`, called `naming` in the message, may not go there: it is one
+    /// of the own places of a cache in a folder above it (a fan-out folder, `tmp/`), where a clean,
+    /// fsck or store would take its files for the cache's. Nil when no folder above `path` holds a cache.
+    package static func enclosingCacheRefusal(naming: String, path: String) -> String? {
+        var folder = (ResolvedPath.of(path) as NSString).deletingLastPathComponent
+        while !folder.isEmpty {
+            if (try? CacheMarker.recordedLayout(root: folder)) != nil, let refusal = refusal(naming: naming, path: path, root: folder) {
+                return refusal
+            }
+            guard folder != "/" else { break }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 
     /// True when `path` is the cache folder `root` itself or one of its own places in either layout:

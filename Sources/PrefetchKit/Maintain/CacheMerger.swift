@@ -52,6 +52,9 @@ package struct CacheMerger: Sendable {
         if let source = sources.first(where: { ResolvedPath.of($0) == resolvedDestination }) {
             throw .intoItself(path: source)
         }
+        if let refusal = CacheOwnedPath.enclosingCacheRefusal(naming: "--into \(destination)", path: destination) {
+            throw .insideCache(refusal)
+        }
         let layout = try commonLayout()
         var report = MergeReport(dryRun: options.dryRun, sources: sources.count, destination: destination)
         let target = try MergeTarget.open(destination, layout: layout, dryRun: options.dryRun)

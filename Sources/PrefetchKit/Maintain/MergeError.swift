@@ -4,6 +4,8 @@ package enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
     case layoutsDiffer(path: String, layout: CacheLayout, otherPath: String, otherLayout: CacheLayout)
     /// A source is the destination itself.
     case intoItself(path: String)
+    /// The destination is one of another cache's own places (`CacheOwnedPath`): why.
+    case insideCache(String)
     /// A cache, its lock or its index failed.
     case maintenance(MaintenanceError)
 
@@ -14,6 +16,8 @@ package enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "caches of different layouts cannot be merged, nothing was changed."
         case .intoItself(let path):
             "\(path) is both a source and the destination; nothing was changed."
+        case .insideCache(let refusal):
+            "\(refusal); nothing was changed."
         case .maintenance(let error):
             error.description
         }

@@ -58,6 +58,9 @@ enum ExportCommand {
         let job = try arguments.positionals.dropFirst().first.map {
             try JobFile.load(path: $0, environment: ProcessInfo.processInfo.environment)
         }
+        if let refusal = CacheOwnedPath.enclosingCacheRefusal(naming: "DST \(destination)", path: destination) {
+            throw UsageError("export: \(refusal)")
+        }
         let folder: ExportFolder
         do {
             folder = try ExportFolder(path: destination)

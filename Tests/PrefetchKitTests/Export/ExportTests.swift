@@ -264,4 +264,19 @@ import Testing
         #expect(export.terminationStatus == 143)
         #expect(try Self.files(in: folder.path).sorted() == ["cache"])
     }
+
+    /// An export never goes where a cache keeps its own files (an empty fan-out folder would otherwise
+    /// be renamed onto, and the cache's next stores land in the export).
+    @Test func anExportIntoACachesOwnFolderIsRefused() throws {
+        let fixture = try Fixture()
+        let cache = fixture.harness.cachePath
+        let empty = try #require(CacheFileNaming.nativeFolders.first { (try? Self.files(in: cache + "/" + $0).isEmpty) ?? false })
+        for destination in [cache + "/" + empty, cache + "/tmp/export"] {
+            let outcome = try fixture.export([destination, "--layout", "sdwebimage", "job.yaml"])
+            #expect(outcome.status == 2, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("DST \(destination) is where the cache \(cache) keeps its own files"), "\(outcome.stderr)")
+        }
+        #expect(try Self.files(in: cache + "/" + empty).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: cache + "/tmp/export"))
+    }
 }

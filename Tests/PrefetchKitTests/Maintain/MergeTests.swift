@@ -319,6 +319,20 @@ struct MergeTests {
         #expect(try totalsLine([source, "--into", merged]).contains("0 failure ledger rows and 0 runs taken"))
     }
 
+    /// A merge never makes its destination where a cache keeps its own files, a source's or another's.
+    @Test func aDestinationInsideACachesOwnFolderIsRefused() throws {
+        try TemporaryDirectory.withPath { folder in
+            try storePNGs(at: folder + "/a", count: 3)
+            try storePNGs(at: folder + "/b", count: 3)
+            for destination in [folder + "/a/tmp/merged", folder + "/b/ab"] {
+                let outcome = try Binary.run(["merge", folder + "/a", "--into", destination])
+                #expect(outcome.status == 2, "\(outcome.stderr)")
+                #expect(outcome.stderr.contains("--into \(destination) is where the cache"), "\(outcome.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: destination + "/CACHEDIR.TAG"))
+            }
+        }
+    }
+
     @Test func copyPutsAFileOfItsOwnInPlaceOfALink() throws {
         try TemporaryDirectory.withPath { folder in
             try storePNGs(at: folder + "/source", count: 25)
