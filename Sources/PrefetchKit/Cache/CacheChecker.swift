@@ -94,9 +94,12 @@ package struct CacheChecker: Sendable {
         try cache.flush()
         var problems: [CacheProblem] = cache.linkedFolders().map { .linkedFolder(relativePath: $0.name, what: $0.what) }
             + cache.foldersThatAreFiles().map { .linkedFolder(relativePath: $0, what: "a file, not a folder") }
-        var unindexed = Set(try cache.finalFiles())
+        var unlisted: [CacheProblem] = []
+        var unindexed = Set(try cache.finalFiles { folder, error in unlisted.append(Self.unreadable(folder, error)) })
+        problems += unlisted
         // Nothing is read through a folder that is not a real one: its rows are checked once
-        // `--repair` has put a real folder there (`FsckCommand` checks again).
+        // `--repair` has put a real folder there (`FsckCommand` checks again). Nor are the rows of a
+        // folder that could not be listed: the folder is the one problem said of them.
         let unreal = Set(problems.map(\.relativePath))
         for entry in try cache.index.allEntries() {
             unindexed.remove(entry.relativePath)
@@ -191,7 +194,11 @@ package struct CacheChecker: Sendable {
 
     private func problem(with entry: CacheEntry, validate: (String) -> String?) throws(CacheError) -> CacheProblem? {
         var info = stat()
-        guard stat(entry.path, &info) == 0 else { return .missingFile(relativePath: entry.relativePath) }
+        guard stat(entry.path, &info) == 0 else {
+            // A folder this user may not search hides the file; it is not known to be gone.
+            if errno == EACCES { return .forbiddenFile(relativePath: entry.relativePath, reason: "cannot be looked at: Permission denied") }
+            return .missingFile(relativePath: entry.relativePath)
+        }
         guard info.st_mode & S_IFMT == S_IFREG else {
             let what = info.st_mode & S_IFMT == S_IFDIR ? "a folder, not a file" : "not a regular file"
             return .unreadableFile(relativePath: entry.relativePath, reason: what)

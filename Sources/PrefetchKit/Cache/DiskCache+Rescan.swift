@@ -3,16 +3,24 @@ import Foundation
 /// Finding the cache's files on disk: the truth the index is rebuilt from.
 extension DiskCache {
     /// Relative paths of every file under a final name for this layout; temp files, the index and the
-    /// marker are not final names.
-    func finalFiles() throws(CacheError) -> [String] {
+    /// marker are not final names. A fan-out folder that cannot be listed is told to `unlisted` and
+    /// passed over when one is given (fsck goes on past it), else it stops the walk.
+    func finalFiles(unlisted: ((String, CacheError) -> Void)? = nil) throws(CacheError) -> [String] {
         switch layout {
         case .sdwebimage:
             return try Self.names(in: root).filter { Self.isSDWebImageName($0) && isRegularFile($0) }
         case .native:
             var files: [String] = []
             for folder in try Self.names(in: root) where folder.count == 2 && Self.isLowerHex(folder) && isRealFolder(folder) {
-                for name in try Self.names(in: root + "/" + folder)
-                where Self.isNativeName(name, prefix: folder) && isRegularFile(folder + "/" + name) {
+                let names: [String]
+                do {
+                    names = try Self.names(in: root + "/" + folder)
+                } catch {
+                    guard let unlisted else { throw error }
+                    unlisted(folder, error)
+                    continue
+                }
+                for name in names where Self.isNativeName(name, prefix: folder) && isRegularFile(folder + "/" + name) {
                     files.append(folder + "/" + name)
                 }
             }

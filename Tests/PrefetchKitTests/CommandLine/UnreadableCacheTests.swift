@@ -101,4 +101,36 @@ import Testing
         #expect(try after.lookup(key: keys[0]) != nil)
         #expect(try after.index.entryCount() == 3)
     }
+
+    @Test func fsckGoesOnPastAFolderItMayNotListAndDropsNoRowOfIt() throws {
+        // Given a cache another user owns and may write, one of whose fan-out folders that user may not read
+        let folder = try TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let root = folder.path + "/cache"
+        let cache = try DiskCache.open(at: root, layout: .native)
+        let keys = (1...6).map { "http://img.test/\($0).png" }
+        for key in keys {
+            try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: key, key: key))
+        }
+        try cache.flush()
+        let hidden = String(try #require(try cache.lookup(key: keys[0])).relativePath.prefix(2))
+        let inHidden = try keys.filter { try cache.lookup(key: $0)?.relativePath.hasPrefix(hidden + "/") == true }.count
+        if getuid() == 0 {
+            let chown = try Binary.tool(["chown", "-R", "65534:65534", root])
+            #expect(chown.status == 0, "\(chown.stderr)")
+        }
+        #expect(chmod(root + "/" + hidden, 0) == 0)
+        defer { chmod(root + "/" + hidden, 0o755) }
+
+        // When that user has fsck repair the cache
+        let outcome = try Self.runAsAnotherUser(["fsck", "--cache", root, "--repair"], in: folder)
+
+        // Then the folder is the one problem, said and left, and every row stays
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout == "\(hidden): Could not list \(root)/\(hidden): Permission denied; left as it is "
+                + "(--repair removes only what it can judge).\n", "\(outcome.stdout)")
+        #expect(inHidden >= 1)
+        let after = try #require(try DiskCache.openExisting(at: root, for: .read))
+        #expect(try after.index.entryCount() == 6)
+    }
 }
