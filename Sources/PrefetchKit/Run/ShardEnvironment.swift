@@ -49,7 +49,7 @@ package enum ShardChoiceError: Error, Sendable, Equatable, CustomStringConvertib
         let index = ShardEnvironment.indexVariable, count = ShardEnvironment.countVariable
         switch self {
         case .badOption(let text):
-            return "--shard must be K/N with 1 <= K <= N, like 2/4, not `\(text)`"
+            return "--shard must be K/N, whole numbers with 1 <= K <= N <= \(Int.max), like 2/4, not `\(text)`"
         case .missingVariable(let set, let value, let missing):
             return "\(set)=\(value) is set but \(missing) is not: a shard from the environment needs both"
         case .badCount(let text):

@@ -80,6 +80,14 @@ import Testing
         #expect(throws: expected) { try ShardEnvironment.resolve(option: option, environment: environment) }
         #expect(!expected.description.contains("\n"))
     }
+
+    /// A count past the largest whole number is said to be one, not taken for K > N.
+    @Test func aShardCountTooLargeToReadSaysSo() {
+        let error = ShardChoiceError.badOption("1/99999999999999999999")
+        #expect(throws: error) { try ShardEnvironment.resolve(option: "1/99999999999999999999", environment: [:]) }
+        #expect(error.description == "--shard must be K/N, whole numbers with 1 <= K <= N <= 9223372036854775807, like 2/4, "
+                + "not `1/99999999999999999999`")
+    }
 }
 
 @Suite struct RunReportTests {
