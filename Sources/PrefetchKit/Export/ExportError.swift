@@ -5,6 +5,9 @@ package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The destination holds a file no previous export wrote (the first such name).
     case foreignFolder(String, String)
     case notAFolder(String)
+    /// The destination is a symbolic link (to `target`): an export renames a folder into its place,
+    /// which would replace the link, not what it points at.
+    case linkedFolder(String, target: String)
     /// The operation, its path, and the system's reason.
     case fileSystem(String, String, String)
     /// A stop signal (its number) ended the export before it was put in place; nothing was left.
@@ -22,6 +25,8 @@ package enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "\(ExportManifest.fileName)); give a new or empty folder"
         case .notAFolder(let path):
             "\(path) exists and is not a folder"
+        case .linkedFolder(let path, let target):
+            "\(path) is a symbolic link to \(target); give the folder itself (an export is renamed into its place)"
         case .fileSystem(let operation, let path, let reason):
             "cannot \(operation) \(path): \(reason)"
         case .stopped(let signal):

@@ -27,6 +27,9 @@ package struct ExportFolder: Sendable {
             guard errno == ENOENT else { throw .failed("read", path, errno) }
             return .absent
         }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw .linkedFolder(path, target: (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(path) }
         let names: [String]
         do {

@@ -279,4 +279,14 @@ import Testing
         #expect(try Self.files(in: cache + "/" + empty).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: cache + "/tmp/export"))
     }
+
+    @Test func aDestinationThatIsALinkIsRefusedByWhatItIs() throws {
+        let fixture = try Fixture()
+        let folder = fixture.harness.folder.path
+        #expect(try fixture.export([folder + "/real", "--layout", "sdwebimage", "job.yaml"]).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/real")
+        let outcome = try fixture.export([folder + "/link", "--layout", "sdwebimage", "job.yaml"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(folder)/link is a symbolic link to \(folder)/real; give the folder itself"), "\(outcome.stderr)")
+    }
 }
