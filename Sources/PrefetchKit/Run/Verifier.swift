@@ -21,9 +21,12 @@ package enum Verifier {
     package struct Result: Sendable {
         /// URL occurrences of the job.
         package var urls = 0
-        /// Distinct keys checked.
+        /// Distinct keys checked: each fresh, missing (its original or a variant missing) or stale.
         package var checked = 0
         package var fresh = 0
+        package var missing = 0
+        package var stale = 0
+        /// One a line of output: a key missing with two variants has three.
         package var findings: [Finding] = []
     }
 
@@ -150,7 +153,13 @@ package enum Verifier {
                     result.findings.append(finding)
                     report(finding)
                 }
-                if found.isEmpty { result.fresh += 1 }
+                if found.isEmpty {
+                    result.fresh += 1
+                } else if found.contains(where: { $0.kind == .missing }) {
+                    result.missing += 1
+                } else {
+                    result.stale += 1
+                }
             }
         }
     }

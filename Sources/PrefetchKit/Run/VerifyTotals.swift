@@ -3,7 +3,7 @@
 package struct VerifyTotals: Sendable, Encodable, Equatable {
     /// URL occurrences of the jobs, as `check` counts them.
     package var urls = 0
-    /// Distinct keys checked.
+    /// Distinct keys checked: `fresh + missing + stale` (a key missing a variant counts once, as missing).
     package var checked = 0
     package var fresh = 0
     package var missing = 0
@@ -15,8 +15,8 @@ package struct VerifyTotals: Sendable, Encodable, Equatable {
         urls = result.urls
         checked = result.checked
         fresh = result.fresh
-        missing = result.findings.count { $0.kind == .missing }
-        stale = result.findings.count { $0.kind == .stale }
+        missing = result.missing
+        stale = result.stale
     }
 
     package static func + (lhs: VerifyTotals, rhs: VerifyTotals) -> VerifyTotals {

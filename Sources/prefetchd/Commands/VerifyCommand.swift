@@ -13,7 +13,8 @@ enum VerifyCommand {
             than the job's cache.max_age; with refresh: http, is past the freshness its origin gave
             it (Cache-Control, Expires; cache.max_age where it gave none), or has none recorded (with
             refresh: never a run keeps any cached entry, and so does verify). Logs a line a job on stderr with the counts, of URLs and of unique keys as
-            check counts them (the findings count keys). Reads the cache index and the size of
+            check counts them (the findings count keys: one missing its original or a variant is
+            missing once, whatever lines it takes). Reads the cache index and the size of
             each file (one gone or of another size is missing): no network, no writes. Exit 0 when all are cached and fresh, 1 when any is missing or stale, 2 for
             a bad job file, 3 when the folder holds no cache or the cache is unusable.
             """,

@@ -48,6 +48,18 @@ import Testing
         let verify = try Binary.run(["verify", job.path], in: folder.url)
         #expect(verify.status == 1)
         #expect(verify.stdout == "missing \(key) variant card\n", "\(verify.stdout)")
+
+        // And its totals count keys: one with its thumb (fresh), one without it, one not cached at all
+        // (missing, whatever lines they take), which add up to the keys checked
+        let thumbs = try folder.write("thumbs.yaml", """
+            version: 1
+            cache: { path: cache }
+            sets:
+              - { name: s, urls: ["\(key)", "\(Self.base)/b.jpg", "\(Self.base)/c.png"], variants: [{name: thumb, max_pixel_size: 2, format: jpeg}] }
+            """)
+        let counted = try Binary.run(["verify", thumbs.path], in: folder.url)
+        #expect(counted.stdout.split(separator: "\n").count == 3, "\(counted.stdout)")
+        #expect(counted.stderr.contains("3 URLs, 3 unique keys: 1 cached and fresh, 2 missing, 0 stale"), "\(counted.stderr)")
     }
 
     @Test func pathPrintsTheCachedFileAndExits1WhenNotCached() throws {
