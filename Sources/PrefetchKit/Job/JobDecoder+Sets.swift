@@ -58,7 +58,10 @@ extension JobDecoder {
             return
         }
         let place = fields[key]?.value ?? written
-        report(place, Self.join(path, key), "per_host \(options.perHost) is more than concurrency \(options.concurrency)")
+        // A value of the set's own that was refused leaves the one it inherited: that is not the set's to answer for.
+        let keyPath = Self.join(path, key)
+        guard !diagnostics.contains(where: { $0.keyPath == keyPath }) else { return }
+        report(place, keyPath, "per_host \(options.perHost) is more than concurrency \(options.concurrency)")
     }
 
     /// A refused URL is quoted with the values of `hiding` (the set's `redact_params`) hidden.

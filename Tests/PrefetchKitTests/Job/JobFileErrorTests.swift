@@ -385,6 +385,15 @@ import Testing
         expectDiagnostic(perHost, line: 2, column: 39, keyPath: "defaults.per_host", contains: "per_host 8 is more than concurrency 4")
         expectDiagnostic(perHost, line: 6, column: 29, keyPath: "sets[2].concurrency", contains: "per_host 8 is more than concurrency 3")
         #expect(perHost.count == 2)
+
+        // A set's own per_host that is refused is said once, not again as the inherited one's excess
+        let refused = try folder.diagnostics("""
+            version: 1
+            defaults: { concurrency: 2, per_host: 5 }
+            sets: [{ name: a, per_host: 0, urls: ["https://x.example/1.png"] }]
+            """)
+        #expect(refused.map(\.keyPath) == ["defaults.per_host", "sets[0].per_host"], "\(refused)")
+        expectDiagnostic(refused, line: 3, column: 29, keyPath: "sets[0].per_host", contains: "0 is out of range; use 1...1024")
     }
 
     @Test func missingEnvironmentVariables() throws {
