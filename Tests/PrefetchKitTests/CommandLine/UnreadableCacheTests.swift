@@ -70,22 +70,31 @@ import Testing
         #expect(!outcome.stderr.contains("Permission denied"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/tmp"))
     }
-    @Test func fsckRepairLeavesAFileItMayNotReadWhereItIs() throws {
-        // Given a cache another user owns and may write, one of whose files that user may not read
-        let folder = try TemporaryDirectory()
+
+    /// A cache of `count` sound PNGs in `folder/cache`, owned by the user `runAsAnotherUser` runs as
+    /// (when the tests run as root), with the keys it holds.
+    static func anotherUsersCache(of count: Int, in folder: TemporaryDirectory) throws -> (cache: DiskCache, keys: [String]) {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         let root = folder.path + "/cache"
         let cache = try DiskCache.open(at: root, layout: .native)
-        let keys = (1...3).map { "http://img.test/\($0).png" }
+        let keys = (1...count).map { "http://img.test/\($0).png" }
         for key in keys {
             try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: key, key: key))
         }
         try cache.flush()
-        let closed = try #require(try cache.lookup(key: keys[0])).path
         if getuid() == 0 {
             let chown = try Binary.tool(["chown", "-R", "65534:65534", root])
             #expect(chown.status == 0, "\(chown.stderr)")
         }
+        return (cache, keys)
+    }
+
+    @Test func fsckRepairLeavesAFileItMayNotReadWhereItIs() throws {
+        // Given a cache another user owns and may write, one of whose files that user may not read
+        let folder = try TemporaryDirectory()
+        let (cache, keys) = try Self.anotherUsersCache(of: 3, in: folder)
+        let root = cache.root
+        let closed = try #require(try cache.lookup(key: keys[0])).path
         #expect(chmod(closed, 0) == 0)
 
         // When that user has fsck repair the cache
@@ -105,20 +114,10 @@ import Testing
     @Test func fsckGoesOnPastAFolderItMayNotListAndDropsNoRowOfIt() throws {
         // Given a cache another user owns and may write, one of whose fan-out folders that user may not read
         let folder = try TemporaryDirectory()
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
-        let root = folder.path + "/cache"
-        let cache = try DiskCache.open(at: root, layout: .native)
-        let keys = (1...6).map { "http://img.test/\($0).png" }
-        for key in keys {
-            try cache.store(data: Data(ImageFixtures.png(width: 4, height: 3)), as: NewEntry(url: key, key: key))
-        }
-        try cache.flush()
+        let (cache, keys) = try Self.anotherUsersCache(of: 6, in: folder)
+        let root = cache.root
         let hidden = String(try #require(try cache.lookup(key: keys[0])).relativePath.prefix(2))
         let inHidden = try keys.filter { try cache.lookup(key: $0)?.relativePath.hasPrefix(hidden + "/") == true }.count
-        if getuid() == 0 {
-            let chown = try Binary.tool(["chown", "-R", "65534:65534", root])
-            #expect(chown.status == 0, "\(chown.stderr)")
-        }
         #expect(chmod(root + "/" + hidden, 0) == 0)
         defer { chmod(root + "/" + hidden, 0o755) }
 

@@ -67,14 +67,20 @@ struct MergeTests {
         }
     }
 
-    @Test func theNewerFetchWinsAKeyBothHold() throws {
-        // Given a key fetched into one cache one pixel wide, then into another after it became five wide
+    /// `/image/NAME` fetched one pixel wide into `older`, then five wide into `newer`.
+    func fetchedTwice(_ name: String) throws -> (harness: RunHarness, older: String, newer: String) {
         let harness = try RunHarness()
-        let job = try harness.job(defaults: ["validate": "none"], sets: [harness.set("s", ["/image/changing"])])
+        let job = try harness.job(defaults: ["validate": "none"], sets: [harness.set("s", ["/image/\(name)"])])
         let older = harness.folder.path + "/older", newer = harness.folder.path + "/newer"
         _ = try run(harness, job, into: older)
-        _ = try harness.server.get("/set-width/changing/5")
+        _ = try harness.server.get("/set-width/\(name)/5")
         _ = try run(harness, job, into: newer)
+        return (harness, older, newer)
+    }
+
+    @Test func theNewerFetchWinsAKeyBothHold() throws {
+        // Given a key fetched into one cache one pixel wide, then into another after it became five wide
+        let (harness, older, newer) = try fetchedTwice("changing")
         let newBody = try Data(contentsOf: URL(fileURLWithPath: try #require(try DiskCache.open(at: newer, layout: .native).path(forKey: harness.url("/image/changing")))))
 
         // When they are merged older first, and, into another cache, newer first
@@ -95,12 +101,7 @@ struct MergeTests {
     /// A newer body changed behind its cache's back (same size) never takes the place of a sound one.
     @Test func aNewerBodyThatFailsItsChecksumDoesNotReplaceTheDestinations() throws {
         // Given a key fetched into one cache, then into another after it changed, whose file then rotted
-        let harness = try RunHarness()
-        let job = try harness.job(defaults: ["validate": "none"], sets: [harness.set("s", ["/image/rotting"])])
-        let older = harness.folder.path + "/older", newer = harness.folder.path + "/newer"
-        _ = try run(harness, job, into: older)
-        _ = try harness.server.get("/set-width/rotting/5")
-        _ = try run(harness, job, into: newer)
+        let (harness, older, newer) = try fetchedTwice("rotting")
         let key = harness.url("/image/rotting")
         let sound = try Data(contentsOf: URL(fileURLWithPath: try #require(try DiskCache.open(at: older, layout: .native).path(forKey: key))))
         let rotted = try #require(try DiskCache.open(at: newer, layout: .native).path(forKey: key))
