@@ -48,22 +48,24 @@ enum FsckCommand {
         var problems = found.problems
         // A damaged index is made again from the files, and a link in a folder's place made a real
         // folder: what the rows stand on changed, so the files are checked against them again.
+        let said = Set(problems.map(\.description))
         if repair, case .damagedIndex(let reason)? = found.problems.first {
             _ = try DiskCache.open(at: root, layout: found.layout, damaged: reason)
-            problems += try checkOnce(root, repair: true, diagnostics)?.problems ?? []
+            problems += try checkOnce(root, repair: true, diagnostics, besides: said)?.problems ?? []
         } else if repair, problems.contains(where: { if case .linkedFolder = $0 { true } else { false } }) {
-            problems += try checkOnce(root, repair: true, diagnostics)?.problems ?? []
+            problems += try checkOnce(root, repair: true, diagnostics, besides: said)?.problems ?? []
         }
         let left = problems.filter { if case .forbiddenFile = $0 { true } else { false } }.count
         let repaired = !repair || problems.count == left ? "" : left == 0 ? " and repaired" : ", all but \(left) repaired"
         Console.error("prefetchd fsck: \(root): \(counted(problems.count, "problem")) found\(repaired)\n")
     }
 
-    /// Checks the cache at `root` once, printing each problem, and with `repair` fixes them (all but a
-    /// damaged index, which only opening the cache again can). Nil when there is no cache. The cache
+    /// Checks the cache at `root` once, printing each problem but those `besides` says already (what a
+    /// first pass left, such as a file this user may not read), and with `repair` fixes them (all but
+    /// a damaged index, which only opening the cache again can). Nil when there is no cache. The cache
     /// is closed when this returns.
     private static func checkOnce(
-        _ root: String, repair: Bool, _ diagnostics: Diagnostics
+        _ root: String, repair: Bool, _ diagnostics: Diagnostics, besides said: Set<String> = []
     ) throws(CacheError) -> (problems: [CacheProblem], layout: CacheLayout)? {
         guard let cache = try DiskCache.openExisting(at: root, for: repair ? .write : .read) else { return nil }
         let validator = ImageValidator(level: .decode, maxBytes: 0)
@@ -75,7 +77,7 @@ enum FsckCommand {
             } catch {
                 return error.reason
             }
-        }
+        }.filter { !said.contains($0.description) }
         for problem in problems {
             Console.out("\(problem)\n")
             diagnostics.report(.failure)
