@@ -128,5 +128,10 @@ struct RunVariantsTests {
         #expect(try cache.lookup(key: harness.url(path)) == nil)
         let entries = try cache.index.allEntries()
         #expect(entries.map(\.variant) == ["t"] && entries.first?.width == 16 && entries.first?.format == .jpeg)
+        // and `path` finds no original for the URL (not the variant in its place), but finds the variant
+        let original = try Binary.run(["path", harness.url(path), "--job", job])
+        #expect(original.status == 1 && original.stdout.isEmpty, "\(original.stdout)")
+        let variant = try Binary.run(["path", harness.url(path), "--job", job, "--variant", "t"])
+        #expect(variant.status == 0 && variant.stdout == (entries.first?.path ?? "-") + "\n", "\(variant.stdout)\(variant.stderr)")
     }
 }
