@@ -29,6 +29,8 @@ Routes:
   /ordered/<name>               a PNG, noting <name>; /order returns the names in the order served
   /image/<name>                 a PNG <width> pixels wide (1 until /set-width/<name>/<width>), with an
                                 ETag naming the width; 304 when If-None-Match matches it
+  /turning/<name>               the corpus's testorig.jpg (a JPEG) until /set-width/<name>/<width> is
+                                asked, then /image/<name>'s PNG: a body that changes format
   /corpus/<path>                a file of the vendored corpora (Tests/Fixtures/corpus/<path>), as it is
   /slow/<ms>[/<group>]          a PNG after <ms> milliseconds; /max-inflight[/<group>] returns the most
                                 /slow requests of that group (none given: the unnamed one) ever
@@ -393,6 +395,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send_body(304, b"", headers=[("ETag", etag)])
         else:
             self.send_body(200, tiny_png(width), "image/png", headers=[("ETag", etag)])
+
+    def route_turning(self, name):
+        with lock:
+            width = widths.get(name)
+        if width is not None:
+            self.route_image(name)
+            return
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "libjpeg-turbo-testimages", "testorig.jpg")
+        with open(path, "rb") as file:
+            self.send_body(200, file.read(), "image/jpeg", headers=[("ETag", '"%s-jpeg"' % name)])
 
     def route_set_width(self, name, width):
         with lock:

@@ -163,6 +163,7 @@ package struct CacheChecker: Sendable {
         switch problem {
         case .missingFile(let path):
             try cache.index.deleteEntry(relativePath: path)
+            try cache.removeVariants(ofOriginalAt: path)
         case .orphanFile(let path):
             try cache.index.insertIfMissing(try cache.entryForFile(path))
         case .sizeMismatch(let path, _, _), .checksumMismatch(let path, _, _), .invalidFile(let path, _):

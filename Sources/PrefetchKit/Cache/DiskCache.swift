@@ -335,8 +335,23 @@ package final class DiskCache: Sendable {
         try remove(relativePath: relativePath(forKey: key))
     }
 
-    /// Deletes a file (if present) and its row.
+    /// Deletes a file (if present) and its row, and the variants made from it (a variant never
+    /// outlives its original).
     package func remove(relativePath: String) throws(CacheError) {
+        try removeOne(relativePath)
+        try removeVariants(ofOriginalAt: relativePath)
+    }
+
+    /// Deletes the variants made from the original at `relativePath`, files and rows, but those at
+    /// `keeping`: after the original is removed, or replaced by another body (`keeping` the ones just
+    /// made from it).
+    package func removeVariants(ofOriginalAt relativePath: String, keeping: Set<String> = []) throws(CacheError) {
+        for variant in try index.variants(ofOriginalAt: relativePath) where !keeping.contains(variant.relativePath) {
+            try removeOne(variant.relativePath)
+        }
+    }
+
+    private func removeOne(_ relativePath: String) throws(CacheError) {
         let path = root + "/" + relativePath
         guard unlink(path) == 0 || errno == ENOENT else { throw .fromErrno("remove", path) }
         try index.deleteEntry(relativePath: relativePath)

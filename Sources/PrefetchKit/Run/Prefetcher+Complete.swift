@@ -34,7 +34,8 @@ extension Prefetcher {
                 if error.isLasting { stop(for: error) }
             }
         case .success(let response):
-            store(item, claim, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed, resumed: resumed)
+            store(item, claim, response: response, attempts: result.attempts, body: body, elapsedMs: elapsed, resumed: resumed,
+                  replacing: entry != nil)
         case .failure(.cancelled) where isStopping, .failure(.engineStopped) where isStopping:
             settleInterrupted(item, claim)
         case .failure(let error):
@@ -51,8 +52,9 @@ extension Prefetcher {
 
     /// Validates the downloaded file at `validate:` level and commits it under its final name.
     /// A body that fails is dropped with `body` (closed, and removed if it has a name).
+    /// `replacing`: a cached entry was revalidated, and this body takes its place (its old variants go).
     private func store(_ item: PlanItem, _ claim: KeyClaim, response: FetchResponse, attempts: Int, body: TempFile, elapsedMs: Double,
-                       resumed: PartialRecord?) {
+                       resumed: PartialRecord?, replacing: Bool) {
         let set = plan.sets[item.setIndex]
         for warning in response.warnings {
             log.warn("\(item.shownURL) [\(set.name)]: \(warning)")
@@ -92,7 +94,9 @@ extension Prefetcher {
                 if resumed != nil { try cache.dropPartial(forKey: item.key) }
             } else {
                 try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
-                try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set)
+                // Without a kept original nothing tells a new body from the old: its variants are remade all the same.
+                try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set,
+                                  replacing: replacing || !set.options.keepOriginal)
             }
         } catch {
             // A stopping run's body that meets another process's lock is left, as a transfer a stop aborts.

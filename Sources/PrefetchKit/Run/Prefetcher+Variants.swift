@@ -14,13 +14,18 @@ extension Prefetcher {
 
     /// Stores made variants of the original under `key` (stored in `format`, or not at all with
     /// `keep_original: false`).
+    /// `replacing`: the original is a new body in place of an older one, whose variants (of every set,
+    /// in any format) were made from what is gone: those not made again here go.
     func storeVariants(_ made: [(VariantSpec, VariantMaker.Made)], key: String, format: ImageFormat?, url: String,
-                       set: JobSet) throws(CacheError) {
+                       set: JobSet, replacing: Bool = false) throws(CacheError) {
         let originalPath = cache.relativePath(forKey: key)
+        var stored: Set<String> = []
         for (spec, variant) in made {
             let location = cache.variantLocation(spec, originalKey: key, format: format)
             try cache.storeVariant(variant, at: location, url: url, setName: set.name, variant: spec.name, originalPath: originalPath)
+            stored.insert(location.relativePath)
         }
+        if replacing { try cache.removeVariants(ofOriginalAt: originalPath, keeping: stored) }
     }
 
     /// The variants of `set` that a cached original lacks: a set that gained a variant since the

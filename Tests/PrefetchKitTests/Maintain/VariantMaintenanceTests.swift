@@ -53,6 +53,30 @@ struct VariantMaintenanceTests {
         }
     }
 
+    /// fsck --repair takes an original's variants with it, whether its file was gone or bad.
+    @Test func fsckRepairDropsTheVariantsOfAnOriginalItDrops() throws {
+        try TemporaryDirectory.withPath { folder in
+            // Given three originals with a variant each, the first's file gone and the second's cut short
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            let keys = try cacheWithVariants(cache, count: 3)
+            let originals = try keys.map { try #require(try cache.lookup(key: $0)) }
+            #expect(unlink(originals[0].path) == 0)
+            #expect(truncate(originals[1].path, 10) == 0)
+
+            let repair = try Binary.run(["fsck", "--cache", folder, "--repair"])
+
+            // Then both go with their variants, and the third keeps its own
+            #expect(repair.status == 1, "\(repair.stdout)\(repair.stderr)")
+            let after = try #require(try DiskCache.openExisting(at: folder, for: .read))
+            #expect(try after.index.entryCount() == 2)
+            #expect(try after.variant(named: "thumb", ofOriginalAt: originals[2].relativePath) != nil)
+            for original in originals.prefix(2) {
+                #expect(try after.variant(named: "thumb", ofOriginalAt: original.relativePath) == nil)
+            }
+            #expect(try Binary.run(["fsck", "--cache", folder]).status == 0)
+        }
+    }
+
     @Test func statsCountsVariantsApart() throws {
         try TemporaryDirectory.withPath { folder in
             let cache = try DiskCache.open(at: folder, layout: .native)

@@ -103,6 +103,47 @@ struct RunVariantsTests {
         #expect(remade.width == 50 && remade.checksum != first.checksum)
     }
 
+    /// A new body in another format makes `format: same` variants of another extension: those made
+    /// from the old body go, so a variant's name finds one file, the new one.
+    @Test func aBodyInAnotherFormatLeavesNoVariantOfTheOldOne() throws {
+        let harness = try RunHarness()
+        let name = "turning-\(UUID().uuidString)"
+        let job = try harness.job(defaults: ["refresh": "always"], sets: [harness.set("images", ["/turning/\(name)"], ["variants: [{name: t, max_pixel_size: 16}]"])])
+        let key = harness.url("/turning/\(name)")
+        try harness.run([job])
+        _ = try harness.server.get("/set-width/\(name)/40")
+
+        let changed = try harness.run([job])
+
+        #expect(changed.report.totals.fetched == 1, "\(changed.report.totals)")
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        let original = try #require(try cache.lookup(key: key))
+        #expect(original.format == .png)
+        let variants = try cache.index.variants(ofOriginalAt: original.relativePath)
+        #expect(variants.map(\.format) == [.png] && variants.allSatisfy { $0.relativePath.hasSuffix(".png") }, "\(variants.map(\.relativePath))")
+        let path = try Binary.run(["path", key, "--job", job, "--variant", "t"])
+        #expect(path.stdout == (variants.first?.path ?? "-") + "\n", "\(path.stdout)")
+        #expect(try Binary.run(["fsck", "--cache", harness.cachePath]).status == 0)
+    }
+
+    /// An original the origin now says not to store goes with the variants made from it.
+    @Test func anOriginalRemovedForNoStoreTakesItsVariantsWithIt() throws {
+        let harness = try RunHarness()
+        let path = "/fresh/nostore-\(UUID().uuidString)/cache-control-on-304/no-store"
+        let job = try harness.job(defaults: ["refresh": "http"], sets: [harness.set("images", [path], ["variants: [{name: t, max_pixel_size: 16}]"])])
+        try harness.run([job])
+        #expect(try DiskCache.open(at: harness.cachePath, layout: .native).index.entryCount() == 2)
+
+        let confirmed = try harness.run([job])
+
+        #expect(confirmed.report.totals.revalidated == 1, "\(confirmed.report.totals)")
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        #expect(try cache.index.entryCount() == 0)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: harness.cachePath)
+            .filter { DiskCache.isNativeName(($0 as NSString).lastPathComponent, prefix: String($0.prefix(2))) }
+        #expect(files.isEmpty, "\(files)")
+    }
+
     @Test func aVariantThatCannotBeMadeFailsItsURLAndStoresNothing() throws {
         let harness = try RunHarness()
         // Not checked as an image, so the body reaches the transform step, which cannot read it.
