@@ -78,8 +78,9 @@ extension Prefetcher {
         }
         // The transform step, before anything is stored: a variant that fails leaves no entry.
         let variants: [(VariantSpec, VariantMaker.Made)]
+        let sourceFormat = info?.format ?? (set.options.variants.isEmpty ? nil : Self.sniffedFormat(response.head))
         do {
-            variants = try makeVariants(set, fromFileAt: body.path, format: info?.format, kept: kept)
+            variants = try makeVariants(set, fromFileAt: body.path, format: sourceFormat, kept: kept)
         } catch {
             if resumed != nil { try? cache.dropPartial(forKey: item.key) }
             fail(item, claim, reason: error.reason, status: response.status, attempts: attempts, elapsedMs: elapsedMs,
@@ -95,7 +96,7 @@ extension Prefetcher {
             } else {
                 try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
                 // Without a kept original nothing tells a new body from the old: its variants are remade all the same.
-                try storeVariants(variants, key: item.key, format: info?.format, url: item.shownURL, set: set,
+                try storeVariants(variants, key: item.key, format: sourceFormat, url: item.shownURL, set: set,
                                   replacing: replacing || !set.options.keepOriginal)
             }
         } catch {

@@ -28,12 +28,26 @@ extension Prefetcher {
         if replacing { try cache.removeVariants(ofOriginalAt: originalPath, keeping: stored) }
     }
 
+    /// The format a cached original's variants are made from and named by: its check's, else (a
+    /// `validate: none` set's body, which no check read) what its first bytes say, as for a new body
+    /// (`sniffedFormat`), so that `format: same` keeps a JPEG a JPEG.
+    static func sourceFormat(of entry: CacheEntry) -> ImageFormat? {
+        entry.format ?? (try? DiskCache.sniffFormat(entry.path)) ?? nil
+    }
+
+    /// The format of a body no check read, from its first bytes; nil when they are no image's.
+    static func sniffedFormat(_ head: [UInt8]) -> ImageFormat? {
+        guard case .image(let format) = ImageSniffer.sniff(head) else { return nil }
+        return format
+    }
+
     /// The variants of `set` that a cached original lacks: a set that gained a variant since the
     /// original was stored (or whose parameters changed, which makes a new key).
     func missingVariants(_ set: JobSet, of entry: CacheEntry, key: String) throws(CacheError) -> [VariantSpec] {
         guard !set.options.variants.isEmpty else { return [] }
+        let format = Self.sourceFormat(of: entry)
         var missing: [VariantSpec] = []
-        for spec in set.options.variants where try cache.lookup(cache.variantLocation(spec, originalKey: key, format: entry.format)) == nil {
+        for spec in set.options.variants where try cache.lookup(cache.variantLocation(spec, originalKey: key, format: format)) == nil {
             missing.append(spec)
         }
         return missing
@@ -45,14 +59,15 @@ extension Prefetcher {
         defer { gate.release() }
         let set = plan.sets[item.setIndex]
         let made: [(VariantSpec, VariantMaker.Made)]
+        let format = Self.sourceFormat(of: entry)
         do {
-            made = try VariantMaker.make(missing, fromFileAt: entry.path, format: entry.format)
+            made = try VariantMaker.make(missing, fromFileAt: entry.path, format: format)
         } catch {
             failTransform(item, claim, error)
             return
         }
         do {
-            try storeVariants(made, key: item.key, format: entry.format, url: item.shownURL, set: set)
+            try storeVariants(made, key: item.key, format: format, url: item.shownURL, set: set)
         } catch {
             let failure = RunFailure(url: item.shownURL, set: set.name, reason: "cache", httpStatus: nil, attempts: 0, message: "\(error)")
             board.settle(claim, .failed(failure))
@@ -75,15 +90,16 @@ extension Prefetcher {
                 guard let entry = try cache.lookup(cache.location(forKey: item.key)),
                       case let missing = try missingVariants(set, of: entry, key: item.key), !missing.isEmpty else { continue }
                 let made: [(VariantSpec, VariantMaker.Made)]
+                let format = Self.sourceFormat(of: entry)
                 do {
-                    made = try VariantMaker.make(missing, fromFileAt: entry.path, format: entry.format)
+                    made = try VariantMaker.make(missing, fromFileAt: entry.path, format: format)
                 } catch {
                     let failure = transformFailure(item, error)
                     board.failLater(set: item.setIndex, failure)
                     log.record(.failed(failure))
                     continue
                 }
-                try storeVariants(made, key: item.key, format: entry.format, url: item.shownURL, set: set)
+                try storeVariants(made, key: item.key, format: format, url: item.shownURL, set: set)
             } catch {
                 stop(for: error)
             }

@@ -144,6 +144,25 @@ struct RunVariantsTests {
         #expect(files.isEmpty, "\(files)")
     }
 
+    /// `format: same` keeps a JPEG a JPEG under `validate: none` too, where no check named the format:
+    /// when the body is fetched, and when a later run makes a variant from the cached original.
+    @Test func aSameFormatVariantOfAnUncheckedJPEGIsAJPEG() throws {
+        let harness = try RunHarness()
+        let path = "/corpus/libjpeg-turbo-testimages/testorig.jpg"
+        func job(_ variants: String) throws -> String {
+            try harness.job(sets: [harness.set("raw", [path], ["validate: none", "variants: [\(variants)]"])])
+        }
+        try harness.run([try job("{name: t, max_pixel_size: 16}")])
+        try harness.run([try job("{name: t, max_pixel_size: 16}, {name: u, max_pixel_size: 24}")])
+
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        let original = try #require(try cache.lookup(key: harness.url(path)))
+        #expect(original.format == nil)
+        let variants = try cache.index.variants(ofOriginalAt: original.relativePath)
+        #expect(variants.map(\.variant) == ["t", "u"])
+        #expect(variants.allSatisfy { $0.format == .jpeg && $0.relativePath.hasSuffix(".jpg") }, "\(variants.map(\.relativePath))")
+    }
+
     @Test func aVariantThatCannotBeMadeFailsItsURLAndStoresNothing() throws {
         let harness = try RunHarness()
         // Not checked as an image, so the body reaches the transform step, which cannot read it.
