@@ -39,6 +39,15 @@ package enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether the rejection is one of the budgets a decode may spend (`ImageLimits`), which a job may
+    /// raise, rather than something wrong with the image.
+    package var isOverALimit: Bool {
+        switch self {
+        case .tooManyPixels, .tooManyScans, .tooManyFrames: true
+        default: false
+        }
+    }
+
     /// The stable name of this kind of rejection.
     package var reason: String {
         switch self {

@@ -180,6 +180,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: damaged))
     }
 
+    /// A body over the default limits was stored by a job that raised them: fsck does not decode it
+    /// past the budgets that guard it, nor take it for a bad file, and holds it to its checksum.
+    @Test func fsckKeepsAnImageOverTheDefaultLimitsAndChecksItsBytes() throws {
+        let (folder, cache, _) = try fixture()
+        let key = "\(Self.base)/huge.png"
+        let huge = try cache.store(data: Data(ImageFixtures.png(width: 10_000, height: 10_000, pixels: false)),
+                                   as: NewEntry(url: key, key: key, format: .png, width: 10_000, height: 10_000))
+        try cache.flush()
+
+        let repair = try Binary.run(["fsck", "--cache", "cache", "--repair"], in: folder.url)
+        #expect(repair.status == 0 && repair.stdout.isEmpty, "\(repair.stdout)")
+        #expect(FileManager.default.fileExists(atPath: huge.path))
+
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: huge.path))
+        bytes[bytes.count - 20] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: huge.path))
+        let changed = try Binary.run(["fsck", "--cache", "cache"], in: folder.url)
+        #expect(changed.status == 1 && changed.stdout.contains("content does not match the indexed checksum"), "\(changed.stdout)")
+    }
+
     @Test func fsckGoesOnPastWhatItCannotReadOrRemove() throws {
         let (folder, cache, _) = try fixture()
         // Given an entry whose file is a folder, a JPEG cut short, and a stale temp "file" that is a
