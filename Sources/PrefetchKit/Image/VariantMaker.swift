@@ -88,7 +88,8 @@ package enum VariantMaker {
 
     /// The variant `spec` of the encoded image `input`, by libvips; for an AVIF that libvips cannot
     /// open, of its first frame decoded by libavif (libvips reads AVIF through libheif, which opens no
-    /// image sequence: an animated AVIF failed with ImageMagick's guess at another format).
+    /// image sequence: an animated AVIF failed with ImageMagick's guess at another format); for a JPEG
+    /// XL it cannot, of the container rewritten as the check rewrites it.
     package static func make(_ spec: VariantSpec, from input: Data, format original: ImageFormat?) throws(VariantError) -> Made {
         let shrinkOnLoad: Int32 = original == .jpeg ? 1 : 0
         do {
@@ -99,6 +100,12 @@ package enum VariantMaker {
                                       target.cover ? 1 : 0, code, Int32(spec.quality), output, length, width, height, message, messageBytes)
                 }
             }
+        } catch let error where error.isTheImagesOwn && original == .jxl {
+            // A container with 64-bit box sizes, which Debian 12's libjxl misreads, as the check reads it:
+            // rewritten with 32-bit sizes (`JXLContainer`). Made again only from a copy that differs.
+            guard let rewritten = input.withUnsafeBytes({ raw in try? JXLContainer.normalized(raw) { Data($0) } }),
+                  rewritten != input else { throw error }
+            return try make(spec, from: rewritten, format: original)
         } catch let error where error.isTheImagesOwn && original == .avif {
             let decoded = input.withUnsafeBytes { bytes in
                 try? AVIFDecoder.firstFrame(bytes, limits: ImageLimits())
