@@ -59,8 +59,8 @@ extension Prefetcher {
             try settleCached(item, claim, at: location, rowID: read?.row?.id, hasURL: entry.url != nil, entry: entry, now: now)
         case .skipFailed(let record):
             if settings.dryRun { Console.out("skip \(item.shownURL) (failed before: \(record.reason))\n") }
-            settle(item, claim, .ledgered(.ledgered(url: item.shownURL, set: setName, record: record)),
-                   event: RunEvent(.skipped, url: item.shownURL, set: setName, status: record.httpStatus, reason: "ledger: \(record.reason)"))
+            let failure = RunFailure.ledgered(url: item.shownURL, set: setName, record: record)
+            settle(item, claim, .ledgered(failure), event: .ledgered(failure))
         case .fetch where settings.dryRun:
             Console.out("fetch \(item.shownURL)\n")
             settle(item, claim, .skipped, event: RunEvent(.skipped, url: item.shownURL, set: setName, reason: "dry run"))

@@ -5,7 +5,10 @@ import Foundation
 /// line also carries `time` and `format_version` (`Log.jsonLine`).
 package struct RunEvent: Sendable, Codable, Equatable {
     package enum Kind: String, Sendable, Codable {
-        case queued, started, response, finished, failed, cached, revalidated, skipped, retrying
+        case queued, started, response, finished, failed, ledgered, cached, revalidated, skipped, retrying
+
+        /// A failure of the run: a URL that failed now, or one the failure ledger kept from being tried.
+        var isFailure: Bool { self == .failed || self == .ledgered }
     }
 
     package var event: Kind
@@ -53,6 +56,11 @@ package struct RunEvent: Sendable, Codable, Equatable {
     package static func failed(_ failure: RunFailure, elapsedMs: Double? = nil) -> RunEvent {
         RunEvent(.failed, url: failure.url, set: failure.set, status: failure.httpStatus, elapsedMs: elapsedMs,
                  reason: failure.reason, attempt: failure.attempts > 0 ? failure.attempts : nil, message: failure.message)
+    }
+
+    /// A URL the failure ledger kept from being tried (`RunFailure.ledgered`): the failure it holds, in words.
+    package static func ledgered(_ failure: RunFailure) -> RunEvent {
+        RunEvent(.ledgered, url: failure.url, set: failure.set, status: failure.httpStatus, reason: failure.reason, message: failure.message)
     }
 
     /// The event as one line of JSON, newline included.

@@ -21,7 +21,7 @@ package struct RunLog: Sendable {
     }
 
     /// What `record` writes for `event`, if anything (text unstamped). JSON: every event, only
-    /// failures when quiet. Text: failures, also when quiet; every outcome when verbose.
+    /// failures (`failed`, `ledgered`) when quiet. Text: failures, also when quiet; every outcome when verbose.
     func line(for event: RunEvent) -> String? {
         guard shows(event) else { return nil }
         switch format {
@@ -32,7 +32,7 @@ package struct RunLog: Sendable {
 
     /// Quiet keeps failures only.
     private func shows(_ event: RunEvent) -> Bool {
-        verbosity != .quiet || event.event == .failed
+        verbosity != .quiet || event.event.isFailure
     }
 
     /// Whether any engine event (`response`, `retrying`) can become a line: JSON unless quiet, or
@@ -50,7 +50,7 @@ package struct RunLog: Sendable {
 
     static func text(_ event: RunEvent, verbose: Bool) -> String? {
         // Most events make no line: decided before anything is formatted.
-        guard verbose || event.event == .failed else { return nil }
+        guard verbose || event.event.isFailure else { return nil }
         let where_ = "\(event.url) [\(event.set)]"
         switch event.event {
         case .failed:
@@ -59,6 +59,9 @@ package struct RunLog: Sendable {
             let isStatus = event.reason?.hasPrefix("http_") ?? false
             let detail = isStatus ? status : event.message.map { ": \(oneLine($0))" } ?? status
             return "failed \(where_): \(event.reason ?? "error")\(detail)"
+        case .ledgered:
+            // The failure the ledger holds, and until when it keeps the URL away.
+            return "ledgered \(where_): \(event.message.map(oneLine) ?? event.reason ?? "error")"
         case .retrying where verbose:
             return "retrying \(where_) after attempt \(event.attempt ?? 0): \(event.reason ?? "error")"
         case .finished where verbose:

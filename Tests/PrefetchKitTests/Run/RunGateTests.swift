@@ -33,6 +33,15 @@ struct RunGateTests {
                 #expect(written.totals == .expected(requested: 3, unique: 3, cached: 2, ledgered: 1))
                 #expect(run.stderr.contains("0 failed, 1 ledgered, 0 skipped"), "\(run.stderr)")
                 try expectLedgered(report: report, url: gone, harness: harness)
+                // and its log names the URL the ledger kept, as a failure, also in a quiet JSON log
+                #expect(run.stderr.contains("prefetchd: ledgered \(gone) [catalog]: failed as http_404 (HTTP 404) at "), "\(run.stderr)")
+                let quiet = try Binary.run(["run", job, "--quiet", "--log-format", "json", "--progress", "never"])
+                let events = quiet.stderr.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                #expect(events.map { $0["event"] as? String } == ["ledgered", "summary"], "\(quiet.stderr)")
+                #expect(events.first?["url"] as? String == gone && events.first?["reason"] as? String == "http_404"
+                        && events.first?["status"] as? Int == 404, "\(quiet.stderr)")
             }
             // and each JUnit file is valid, its catalog case failed, with the same case names each time
             try JUnitSchema.expectValid(junit)
