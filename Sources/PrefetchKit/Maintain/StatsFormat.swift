@@ -26,5 +26,5 @@ enum StatsSpelling {
     }
 
     /// The run totals shown in tables and charts, in report order.
-    static let runTotals = ["fetched", "cached", "revalidated", "failed", "skipped"]
+    static let runTotals = ["fetched", "cached", "revalidated", "failed", "ledgered", "skipped"]
 }

@@ -19,7 +19,7 @@ import Testing
         try cache.index.recordFailure(FailureRecord(url: "https://x.example/b.png", key: "b", reason: "HTTP 404", httpStatus: 404))
         try cache.index.recordFailure(FailureRecord(url: "https://x.example/c.png", key: "c", reason: "not an image"))
         try cache.index.recordRun(RunRecord(job: "catalog", started: Date(timeIntervalSince1970: 1_700_000_000), duration: 12.5,
-                                            totals: ["fetched": 35, "cached": 5, "revalidated": 1, "failed": 3]))
+                                            totals: ["fetched": 35, "cached": 5, "revalidated": 1, "failed": 3, "ledgered": 2]))
         _ = try CacheCleaner(cache, policy: testPolicy(maxAge: 30 * 86_400)).run()
         try cache.flush()
         return cache
@@ -141,6 +141,9 @@ import Testing
             #expect(values["prefetchd_cache_entries{\(cacheLabel)}"] == Double(stats.entries))
             #expect(values["prefetchd_cache_bytes{\(cacheLabel)}"] == Double(stats.bytes))
             #expect(values["prefetchd_last_run_timestamp_seconds{\(cacheLabel),job=\"catalog\"}"] == 1_700_000_000)
+            // (a URL the failure ledger kept from being tried is a result of its own, as in the report)
+            #expect(values["prefetchd_last_run_items{\(cacheLabel),job=\"catalog\",result=\"ledgered\"}"] == 2)
+            #expect(values["prefetchd_last_run_items{\(cacheLabel),job=\"catalog\",result=\"failed\"}"] == 3)
             #expect(values["prefetchd_failure_ledger_entries{\(cacheLabel),reason=\"HTTP 404\"}"] == 2)
             #expect(values["prefetchd_failure_ledger_host_entries{\(cacheLabel),host=\"x.example\"}"] == 3)
             #expect(values["prefetchd_cache_access_age_seconds_bucket{\(cacheLabel),le=\"+Inf\"}"] == Double(stats.entries))
