@@ -56,6 +56,27 @@ import Testing
         #expect(!service.contains(folder.path))
     }
 
+    /// Relative --binary and --destdir are the caller's paths, and the installed example job checks
+    /// where it was put (its URL list beside it).
+    @Test func relativePathsAreTheCallersAndTheExampleJobIsWhole() throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: Binary.url.path, toPath: folder.path + "/prefetchd")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [InstallScript.repository.appendingPathComponent("scripts/install").path,
+                             "--binary", "./prefetchd", "--destdir", "stage", "/opt/prefetchd"]
+        process.currentDirectoryURL = folder.url
+        let outcome = try Binary.outcome(of: process)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let docs = folder.path + "/stage/opt/prefetchd/share/doc/prefetchd"
+        #expect(FileManager.default.isExecutableFile(atPath: folder.path + "/stage/opt/prefetchd/bin/prefetchd"))
+        #expect(!FileManager.default.fileExists(atPath: InstallScript.repository.path + "/stage"))
+
+        let check = try Binary.run(["check", "catalog.yaml"], in: URL(fileURLWithPath: docs + "/jobs"))
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(FileManager.default.fileExists(atPath: docs + "/jobs/samples/pngtest.png"))
+    }
+
     @Test func helpAndMistakes() throws {
         let help = try InstallScript.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("Usage: scripts/install [--binary FILE] [--destdir DIR] PREFIX"))
