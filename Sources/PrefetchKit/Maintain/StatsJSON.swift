@@ -51,7 +51,7 @@ enum StatsJSON {
     }
 
     private static func clean(_ clean: CleanRecord) -> [String: Any] {
-        ["finished": StatsSpelling.iso(clean.finished) ?? "", "duration_s": clean.duration,
+        ["finished": StatsSpelling.iso(clean.finished) ?? "", "duration_s": Milliseconds.rounded(clean.duration),
          "removed_entries": clean.removedEntries, "freed_bytes": clean.freedBytes, "expired_entries": clean.expiredEntries,
          "trimmed_entries": clean.trimmedEntries, "bytes_before": clean.bytesBefore, "bytes_after": clean.bytesAfter]
     }

@@ -44,7 +44,7 @@ enum StatsPrometheus {
     private static func lastRun(_ run: RunRecord, into out: inout Exposition) {
         let job = ("job", run.job)
         out.gauge("prefetchd_last_run_timestamp_seconds", "Start time of the last run.", [([job], run.started.timeIntervalSince1970)])
-        out.gauge("prefetchd_last_run_duration_seconds", "Duration of the last run.", [([job], run.duration)])
+        out.gauge("prefetchd_last_run_duration_seconds", "Duration of the last run.", [([job], Milliseconds.rounded(run.duration))])
         out.gauge("prefetchd_last_run_items", "URLs of the last run by result.",
                   StatsSpelling.runTotals.map { ([job, ("result", $0)], Double(run.totals[$0] ?? 0)) })
         out.gauge("prefetchd_last_run_fetched_bytes", "Bytes the last run fetched.", [([job], Double(run.totals["bytes"] ?? 0))])
@@ -56,7 +56,7 @@ enum StatsPrometheus {
 
     private static func lastClean(_ clean: CleanRecord, into out: inout Exposition) {
         out.gauge("prefetchd_last_clean_timestamp_seconds", "End time of the last clean.", [([], clean.finished.timeIntervalSince1970)])
-        out.gauge("prefetchd_last_clean_duration_seconds", "Duration of the last clean.", [([], clean.duration)])
+        out.gauge("prefetchd_last_clean_duration_seconds", "Duration of the last clean.", [([], Milliseconds.rounded(clean.duration))])
         out.gauge("prefetchd_last_clean_removed_entries", "Entries and temp files the last clean removed.",
                   [([], Double(clean.removedEntries))])
         out.gauge("prefetchd_last_clean_freed_bytes", "Bytes of file data the last clean freed.", [([], Double(clean.freedBytes))])

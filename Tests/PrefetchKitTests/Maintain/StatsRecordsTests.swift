@@ -23,6 +23,28 @@ import Testing
         }
     }
 
+    /// Durations are given to the millisecond, the clean's as the run's, in JSON and in Prometheus.
+    @Test func durationsAreToTheMillisecond() throws {
+        try TemporaryDirectory.withPath { folder in
+            let cache = try DiskCache.open(at: folder, layout: .native)
+            _ = try fillCache(cache, count: 1)
+            try cache.index.recordRun(RunRecord(job: "a", started: Date(timeIntervalSince1970: 1_700_000_000), duration: 1.23456789, totals: [:]))
+            _ = try CacheCleaner(cache, policy: testPolicy()).run()
+            try cache.flush()
+            let stats = try CacheStats.collect(from: cache)
+            let clean = try #require(stats.lastClean)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(StatsFormat.json.render(stats).utf8)) as? [String: Any])
+            let lastClean = try #require(json["last_clean"] as? [String: Any])
+            #expect(lastClean["duration_s"] as? Double == (clean.duration * 1000).rounded() / 1000)
+            let export = StatsFormat.prometheus.render(stats).split(separator: "\n")
+            let run = try #require(export.first { $0.hasPrefix("prefetchd_last_run_duration_seconds{") })
+            #expect(run.hasSuffix(" 1.235"), "\(run)")
+            let cleaned = try #require(export.first { $0.hasPrefix("prefetchd_last_clean_duration_seconds{") })
+            let value = try #require(Double(String(cleaned.split(separator: " ").last ?? "")))
+            #expect(value == (clean.duration * 1000).rounded() / 1000, "\(cleaned)")
+        }
+    }
+
     @Test func anOutcomeBelongsToItsOwnRunOnly() throws {
         try TemporaryDirectory.withPath { folder in
             let index = try DiskCache.open(at: folder, layout: .native).index
