@@ -11,7 +11,8 @@ package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertib
     case lockHeld(path: String, holder: Int32?, waited: TimeInterval)
     /// Other processes kept the index's write lock past the wait.
     case indexBusy(path: String, waited: TimeInterval)
-    /// A report file could not be written.
+    /// A report file (or standard output) could not be written: why, as the system said it
+    /// (`cannot write standard output: No space left on device`, the words of every command).
     case output(String)
 
     package var description: String {
@@ -25,7 +26,7 @@ package enum MaintenanceError: Error, Equatable, Sendable, CustomStringConvertib
         case .indexBusy(let path, let waited):
             "The index \(path) stayed locked by other processes for \(Int(waited)) s; stopped, the cache is consistent."
         case .output(let message):
-            "The report could not be written: \(message)."
+            message
         }
     }
 

@@ -101,7 +101,8 @@ package enum AtomicFile {
             return nil
         }
         if let failure {
-            throw WriteError(description: "cannot write \(stream): \(String(cString: strerror(failure)))")
+            let name = stream == "-" ? "standard output" : stream
+            throw WriteError(description: "cannot write \(name): \(String(cString: strerror(failure)))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PrefetchKit
 
 /// The executable's command line: every command parses, help answers, mistakes exit 2.
 @Suite(.timeLimit(.minutes(3))) struct CommandLineTests {
@@ -18,7 +19,10 @@ import Testing
     /// standard error; a reader that stops early (`| head`) is not.
     @Test func standardOutputThatCannotBeWrittenExits3ButAReaderThatStopsDoesNot() throws {
         let binary = try Binary.executable("prefetchd").path
-        for arguments in [["--help"], ["help", "--man"], ["stats", "--cache", "/nonexistent-cache", "--help"]] {
+        let folder = try TemporaryDirectory()
+        _ = try DiskCache.open(at: folder.path, layout: .native)
+        for arguments in [["--help"], ["help", "--man"], ["stats", "--cache", "/nonexistent-cache", "--help"],
+                          ["stats", "--cache", folder.path], ["stats", "--cache", folder.path, "-o", "-"]] {
             let full = try Binary.tool(["sh", "-c", "exec \"$0\" \"$@\" >/dev/full", binary] + arguments)
             #expect(full.status == 3, "\(arguments): \(full.stderr)")
             #expect(full.stderr.hasSuffix(": cannot write standard output: No space left on device\n"), "\(arguments): \(full.stderr)")
