@@ -25,6 +25,17 @@ struct ManPage {
             .TP
             .B PREFETCHD_CACHE_DIR
             The cache folder of a command given no job file and no \\-\\-cache, and of a job file without cache.path.
+            .TP
+            .B JOB_COMPLETION_INDEX, PREFETCHD_SHARDS
+            Without \\-\\-shard, run handles shard JOB_COMPLETION_INDEX+1 (0-based, as a Kubernetes Indexed Job sets it) of PREFETCHD_SHARDS; both or neither must be set, and with \\-\\-shard they must agree.
+            .TP
+            .B COLUMNS
+            The width the progress line is laid out for when it is not written to a terminal (80 when unset).
+            .TP
+            .B JOURNAL_STREAM
+            Set by systemd: log lines written to the journal's own stream are not stamped with the time, which the journal adds.
+            .PP
+            A job file's ${VAR} and ${VAR:-default}, and its password_env, read the environment when it loads; libcurl's proxy variables (http_proxy and the like) are not read: a job's proxy: is.
             .SH EXAMPLE
             .nf
             \(Self.escape(ToolText.example))
