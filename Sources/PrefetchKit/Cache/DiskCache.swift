@@ -344,9 +344,10 @@ package final class DiskCache: Sendable {
 
     /// Deletes the variants made from the original at `relativePath`, files and rows, but those at
     /// `keeping`: after the original is removed, or replaced by another body (`keeping` the ones just
-    /// made from it).
-    package func removeVariants(ofOriginalAt relativePath: String, keeping: Set<String> = []) throws(CacheError) {
+    /// made from it); only those `named` when given.
+    package func removeVariants(ofOriginalAt relativePath: String, keeping: Set<String> = [], named: Set<String>? = nil) throws(CacheError) {
         for variant in try index.variants(ofOriginalAt: relativePath) where !keeping.contains(variant.relativePath) {
+            if let named, !named.contains(variant.variant ?? "") { continue }
             try removeOne(variant.relativePath)
         }
     }

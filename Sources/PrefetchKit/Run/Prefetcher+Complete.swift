@@ -95,9 +95,8 @@ extension Prefetcher {
                 if resumed != nil { try cache.dropPartial(forKey: item.key) }
             } else {
                 try commit(item, body: body, response: response, info: info, resumed: resumed, freshness: freshness)
-                // Without a kept original nothing tells a new body from the old: its variants are remade all the same.
                 try storeVariants(variants, key: item.key, format: sourceFormat, url: item.shownURL, set: set,
-                                  replacing: replacing || !set.options.keepOriginal)
+                                  replacing: replacing, remaking: !set.options.keepOriginal)
             }
         } catch {
             // A stopping run's body that meets another process's lock is left, as a transfer a stop aborts.

@@ -15,9 +15,12 @@ extension Prefetcher {
     /// Stores made variants of the original under `key` (stored in `format`, or not at all with
     /// `keep_original: false`).
     /// `replacing`: the original is a new body in place of an older one, whose variants (of every set,
-    /// in any format) were made from what is gone: those not made again here go.
+    /// in any format) were made from what is gone: those not made again here go. `remaking`: a body
+    /// whose original is not kept (`keep_original: false`), so nothing tells whether it changed: this
+    /// set's names made again go in another format, and another set's variants stay (no original is
+    /// left for them to be made again from).
     func storeVariants(_ made: [(VariantSpec, VariantMaker.Made)], key: String, format: ImageFormat?, url: String,
-                       set: JobSet, replacing: Bool = false) throws(CacheError) {
+                       set: JobSet, replacing: Bool = false, remaking: Bool = false) throws(CacheError) {
         let originalPath = cache.relativePath(forKey: key)
         var stored: Set<String> = []
         for (spec, variant) in made {
@@ -25,7 +28,11 @@ extension Prefetcher {
             try cache.storeVariant(variant, at: location, url: url, setName: set.name, variant: spec.name, originalPath: originalPath)
             stored.insert(location.relativePath)
         }
-        if replacing { try cache.removeVariants(ofOriginalAt: originalPath, keeping: stored) }
+        if replacing {
+            try cache.removeVariants(ofOriginalAt: originalPath, keeping: stored)
+        } else if remaking {
+            try cache.removeVariants(ofOriginalAt: originalPath, keeping: stored, named: Set(made.map(\.0.name)))
+        }
     }
 
     /// The format a cached original's variants are made from and named by: its check's, else (a

@@ -126,6 +126,21 @@ struct RunVariantsTests {
         #expect(try Binary.run(["fsck", "--cache", harness.cachePath]).status == 0)
     }
 
+    /// Without a kept original, a job's fetch remakes its own variants and leaves another job's, which
+    /// no original is left to make again.
+    @Test func aBodyWhoseOriginalIsNotKeptLeavesAnotherJobsVariants() throws {
+        let harness = try RunHarness()
+        let path = "/corpus/libjpeg-turbo-testimages/testorig.jpg"
+        let cards = try harness.job("cards", sets: [harness.set("cards", [path], ["keep_original: false", "variants: [{name: card, max_pixel_size: 24}]"])])
+        let thumbs = try harness.job("thumbs", sets: [harness.set("thumbs", [path], ["keep_original: false", "variants: [{name: t, max_pixel_size: 16}]"])])
+        try harness.run([cards])
+        try harness.run([thumbs])
+        try harness.run([thumbs])
+
+        let cache = try DiskCache.open(at: harness.cachePath, layout: .native)
+        #expect(try cache.index.allEntries().compactMap(\.variant).sorted() == ["card", "t"])
+    }
+
     /// An original the origin now says not to store goes with the variants made from it.
     @Test func anOriginalRemovedForNoStoreTakesItsVariantsWithIt() throws {
         let harness = try RunHarness()
