@@ -54,7 +54,7 @@ package enum CacheProblem: Sendable, Equatable, CustomStringConvertible {
                 + "stats and the size cap read the totals."
         case .damagedIndex(let reason):
             "index.sqlite: damaged (\(reason)); --repair sets it aside and makes it again from the files, losing its URLs, "
-                + "sets, failure ledger and run history."
+                + "sets, variants' links to their originals, failure ledger and run history."
         }
     }
 }

@@ -28,13 +28,25 @@ extension DiskCache {
         }
     }
 
-    /// Adds a row for every final file the index does not know.
-    /// Adds a row for every final file the index does not know; returns how many it added.
+    /// Adds a row for every final file the index does not know; returns how many it added. A file or
+    /// fan-out folder this user may not read is passed over (`fsck` says it, and leaves it), so that
+    /// an index made anew by another user holds everything else.
     @discardableResult
     func rescan() throws(CacheError) -> Int {
+        var failure: CacheError?
+        let files = try finalFiles { _, error in
+            if !error.isPermissionDenied { failure = failure ?? error }
+        }
+        if let failure { throw failure }
         var added = 0
-        for relativePath in try finalFiles() where try index.entry(relativePath: relativePath) == nil {
-            try index.insertIfMissing(try entryForFile(relativePath))
+        for relativePath in files where try index.entry(relativePath: relativePath) == nil {
+            let entry: CacheEntry
+            do {
+                entry = try entryForFile(relativePath)
+            } catch where error.isPermissionDenied {
+                continue
+            }
+            try index.insertIfMissing(entry)
             added += 1
         }
         try index.flush()

@@ -79,7 +79,8 @@ package final class DiskCache: Sendable {
     private static func tellRebuilt(_ root: String, setAside: (path: String, reason: String)?) {
         let what = setAside.map { "could not be used (\($0.reason)); it is kept as \($0.path), and" } ?? "was missing, and"
         Log.message(.warning, "prefetchd: the index of the cache \(root) \(what) a new one was made from the files: the "
-            + "URLs and sets of its entries, the failure ledger and the run history are lost; a run fills in "
+            + "URLs and sets of its entries, the links of variants to their originals, the failure ledger and the run "
+            + "history are lost; a run fills in "
             + "the URL and set of each entry it finds again.")
     }
 

@@ -17,8 +17,9 @@ enum FsckCommand {
             belong, and running totals (what stats and the size cap read) that disagree with the
             rows, and files this user may not read (said, never removed). Prints one line per problem
             on standard output. With --repair, sets a damaged index
-            aside (index.sqlite.corrupt-TIME) and makes it again from the files (its URLs, sets,
-            failure ledger and run history are lost), then checks again; drops bad rows and files,
+            aside (index.sqlite.corrupt-TIME) and makes it again from the files it may read (its URLs,
+            sets, variants' links to their originals, failure ledger and run history are lost), then
+            checks again; drops bad rows and files,
             indexes orphan files, deletes stale temps, replaces such a link with a real folder
             (never touching what it points at) and computes the totals again. Reads every file:
             expect it to take as long as reading the whole cache. Exit 0 when clean, 1 when problems

@@ -132,4 +132,35 @@ import Testing
         let after = try #require(try DiskCache.openExisting(at: root, for: .read))
         #expect(try after.index.entryCount() == 6)
     }
+
+    /// A damaged index that another user's fsck --repair makes again from the files holds every file
+    /// but the one that user may not read, which is said and left.
+    @Test func aDamagedIndexIsMadeAgainPastAFileItMayNotRead() throws {
+        // Given another user's cache of 60 entries, one file closed to that user, the index's last pages zeroed
+        let folder = try TemporaryDirectory()
+        let (root, closed) = try { () throws -> (String, CacheEntry) in
+            let (cache, keys) = try Self.anotherUsersCache(of: 60, in: folder)
+            return (cache.root, try #require(try cache.lookup(key: keys[0])))
+        }()
+        // (the cache closed: its last connection has written the WAL into the index file)
+        #expect(!FileManager.default.fileExists(atPath: root + "/index.sqlite-wal"))
+        #expect(chmod(closed.path, 0) == 0)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: root + "/index.sqlite"))
+        let size = try handle.seekToEnd()
+        try #require(size > 3 * 4096)
+        try handle.seek(toOffset: size - 3 * 4096)
+        try handle.write(contentsOf: Data(count: 3 * 4096))
+        try handle.close()
+
+        // When that user has fsck repair it
+        let outcome = try Self.runAsAnotherUser(["fsck", "--cache", root, "--repair"], in: folder)
+
+        // Then the index is made again with the 59 it may read, and the closed file is said and left
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("\(closed.relativePath): "), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Permission denied; left as it is"), "\(outcome.stdout)")
+        #expect(FileManager.default.fileExists(atPath: closed.path))
+        let after = try #require(try DiskCache.openExisting(at: root, for: .read))
+        #expect(try after.index.entryCount() == 59)
+    }
 }
