@@ -57,6 +57,15 @@ struct MergePass {
             count(.skip, entry, linked: false, into: &report)
             return false
         }
+        // Checked before the placement (and so in a dry run): a row whose file is gone or of another
+        // size is not carried, nor one that would replace the destination's body unless its own bytes
+        // are what its row says (a body changed behind the source's back never takes a sound one's place).
+        var info = stat()
+        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size,
+              planned != .replace || Self.holdsItsChecksum(entry) else {
+            count(.unreadable, entry, linked: false, into: &report)
+            return false
+        }
         guard let cache = target.cache else {
             if planned == .replace, entry.variantOf == nil, existing?.checksum != entry.checksum {
                 try dropVariants(ofReplaced: entry, into: &report)
@@ -64,15 +73,6 @@ struct MergePass {
             target.plan(entry)
             count(planned, entry, linked: !options.copy && device(of: entry.path) == target.device, into: &report)
             return true
-        }
-        // Checked before the placement: a row whose file is gone or of another size is not carried,
-        // nor one that would replace the destination's body unless its own bytes are what its row
-        // says (a body changed behind the source's back never takes the place of a sound one).
-        var info = stat()
-        guard stat(entry.path, &info) == 0, Int64(info.st_size) == entry.size,
-              planned != .replace || Self.holdsItsChecksum(entry) else {
-            count(.unreadable, entry, linked: false, into: &report)
-            return false
         }
         var placed = entry
         placed.path = cache.root + "/" + entry.relativePath

@@ -69,7 +69,7 @@ enum MergeCommand {
         case .skip:
             return "would skip \(action.relativePath) \(action.bytes) from \(action.source) (held with the same or a newer fetch)\n"
         case .unreadable:
-            return "would skip \(action.relativePath) \(action.bytes) from \(action.source) (its file is missing or of another size)\n"
+            return "would skip \(action.relativePath) \(action.bytes) from \(action.source) (its file is missing, of another size, or not what its row says)\n"
         case .strayVariant:
             return "would skip \(action.relativePath) \(action.bytes) from \(action.source) (a variant of a body the destination does not hold)\n"
         }

@@ -109,11 +109,15 @@ struct MergeTests {
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: rotted))
 
-        // When the newer cache is merged into the older
+        // When the newer cache is merged into the older, after a dry run of it
+        let dry = try Binary.run(["merge", newer, "--into", older, "--dry-run"])
         let merge = try Binary.run(["merge", newer, "--into", older])
 
         // Then the older keeps its sound body, and the rotted one is counted as unreadable
         #expect(merge.status == 0 && merge.stderr.contains("0 added, 0 replaced, 0 skipped (held with the same or a newer fetch), 1 unreadable in their source"), "\(merge.stderr)")
+        // (which the dry run said it would do)
+        #expect(dry.stdout.contains("0 would be added, 0 would be replaced, 0 skipped (held with the same or a newer fetch), 1 unreadable in their source"),
+                "\(dry.stdout)")
         let kept = try #require(try DiskCache.open(at: older, layout: .native).path(forKey: key))
         #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == sound)
         #expect(try Binary.run(["fsck", "--cache", older]).status == 0)
