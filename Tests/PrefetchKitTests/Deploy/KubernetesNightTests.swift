@@ -87,6 +87,7 @@ import Testing
 
         // When the first night's shards ship their copies
         let firstWait = try pods.startWaiting()
+        defer { if firstWait.isRunning { firstWait.terminate() } }
         #expect(!Self.ended(firstWait, within: 1), "the merge did not wait for the shards")
         try pods.runShards()
 
@@ -99,6 +100,7 @@ import Testing
 
         // When the next night's merge starts before its shards have shipped
         let secondWait = try pods.startWaiting()
+        defer { if secondWait.isRunning { secondWait.terminate() } }
 
         // Then it waits for every one of them, not last night's copies
         #expect(!Self.ended(secondWait, within: 1), "the merge took last night's copies")
@@ -106,6 +108,5 @@ import Testing
         #expect(Self.ended(secondWait, within: 10) && secondWait.terminationStatus == 0)
         let second = try pods.runMerge()
         #expect(second.status == 0, "\(second.stderr)")
-        if secondWait.isRunning { secondWait.terminate() }
     }
 }
