@@ -21,6 +21,8 @@ package enum RunError: Error, CustomStringConvertible {
             "cache \(path) is unusable: \(error) `prefetchd clean` frees space on a full disk."
         case .cache(let path, let error): "cache \(path) is unusable: \(error)"
         case .engine(let error): "the download engine could not start: \(error)"
+        // Standard output's failure says it itself, in the words every command uses.
+        case .output("-", let message): message
         case .output(let path, let message): "cannot write \(path): \(message)"
         case .openFiles(let limit, let needed):
             "the open-file limit (ulimit -n) is \(limit); a run needs at least \(needed)"

@@ -21,8 +21,13 @@ import Testing
         let binary = try Binary.executable("prefetchd").path
         let folder = try TemporaryDirectory()
         _ = try DiskCache.open(at: folder.path, layout: .native)
+        let job = try folder.write("job.yaml", """
+            version: 1
+            sets: [{ name: s, urls: ["http://127.0.0.1:9/a.png"] }]
+            """).path
         for arguments in [["--help"], ["help", "--man"], ["stats", "--cache", "/nonexistent-cache", "--help"],
-                          ["stats", "--cache", folder.path], ["stats", "--cache", folder.path, "-o", "-"]] {
+                          ["stats", "--cache", folder.path], ["stats", "--cache", folder.path, "-o", "-"],
+                          ["run", job, "--cache", folder.path, "--report", "-", "--progress", "never"]] {
             let full = try Binary.tool(["sh", "-c", "exec \"$0\" \"$@\" >/dev/full", binary] + arguments)
             #expect(full.status == 3, "\(arguments): \(full.stderr)")
             #expect(full.stderr.hasSuffix(": cannot write standard output: No space left on device\n"), "\(arguments): \(full.stderr)")

@@ -68,6 +68,9 @@ import Testing
         process.currentDirectoryURL = folder.url
         let outcome = try Binary.outcome(of: process)
         #expect(outcome.status == 0, "\(outcome.stderr)")
+        // (its closing line names the version, on one line)
+        #expect(outcome.stderr.split(separator: "\n").last == "install: prefetchd \(PrefetchVersion.string) in \(folder.path)/stage/opt/prefetchd",
+                "\(outcome.stderr)")
         let docs = folder.path + "/stage/opt/prefetchd/share/doc/prefetchd"
         #expect(FileManager.default.isExecutableFile(atPath: folder.path + "/stage/opt/prefetchd/bin/prefetchd"))
         #expect(!FileManager.default.fileExists(atPath: InstallScript.repository.path + "/stage"))
