@@ -73,12 +73,14 @@ package struct CacheMerger: Sendable {
     private func commonLayout() throws(MergeError) -> CacheLayout {
         var first: (path: String, layout: CacheLayout)?
         for path in sources + [destination] {
-            let recorded = try merging { () throws(CacheError) in
+            let recorded: CacheLayout?
+            do throws(CacheError) {
                 try DiskCache.refuseNonFolder(path)
-                let layout = try CacheMarker.recordedLayout(root: path)
+                recorded = try CacheMarker.recordedLayout(root: path)
                 // Nothing is taken from, or put into, a cache through a link in its own folders' place.
-                if let layout { try DiskCache.refuseLinkedFolders(root: path, layout: layout) }
-                return layout
+                if let recorded { try DiskCache.refuseLinkedFolders(root: path, layout: recorded) }
+            } catch {
+                throw .maintenance(.cache(error), source: path == destination ? nil : path)
             }
             guard let layout = recorded else {
                 if path == destination { continue }

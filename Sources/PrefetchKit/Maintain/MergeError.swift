@@ -6,8 +6,8 @@ package enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
     case intoItself(path: String)
     /// The destination is one of another cache's own places (`CacheOwnedPath`): why.
     case insideCache(String)
-    /// A cache, its lock or its index failed.
-    case maintenance(MaintenanceError)
+    /// A cache, its lock or its index failed: the destination's, or the source at `source` when given.
+    case maintenance(MaintenanceError, source: String? = nil)
 
     package var description: String {
         switch self {
@@ -18,7 +18,7 @@ package enum MergeError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path) is both a source and the destination; nothing was changed."
         case .insideCache(let refusal):
             "\(refusal); nothing was changed."
-        case .maintenance(let error):
+        case .maintenance(let error, _):
             error.description
         }
     }

@@ -55,8 +55,8 @@ enum MergeCommand {
             }
             if options.dryRun { Console.out(report.summary + "\n") } else { Log.text("prefetchd \(report.summary)") }
         } catch {
-            guard case .maintenance(let cause) = error else { throw UsageError("merge: \(error)") }
-            MaintenanceCommand.fail("merge", cacheAt: destination, cause, into: diagnostics)
+            guard case .maintenance(let cause, let source) = error else { throw UsageError("merge: \(error)") }
+            MaintenanceCommand.fail("merge", cacheAt: source ?? destination, cause, into: diagnostics)
         }
     }
 

@@ -162,6 +162,7 @@ import Testing
             let outcome = try Binary.run(command)
             #expect(outcome.status == 3, "\(command[0]): \(outcome.stdout) \(outcome.stderr)")
             #expect(outcome.stderr.contains("\(world.root)/\(folder) is a symbolic link to \(moved)"), "\(command[0]): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("prefetchd \(command[0]): cache \(world.root): "), "the cache named: \(outcome.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: world.folder.path + "/export"))
         #expect(!FileManager.default.fileExists(atPath: world.folder.path + "/merged"))
