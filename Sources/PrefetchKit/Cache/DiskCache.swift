@@ -424,7 +424,6 @@ package final class DiskCache: Sendable {
         var bytes = [UInt8](repeating: 0, count: ImageSniffer.prefixLength)
         let count = read(fd, &bytes, bytes.count)
         guard count >= 0 else { throw .fromErrno("read", path) }
-        guard case .image(let format) = ImageSniffer.sniff(bytes.prefix(count)) else { return nil }
-        return format
+        return ImageSniffer.format(of: bytes.prefix(count))
     }
 }

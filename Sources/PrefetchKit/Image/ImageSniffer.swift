@@ -25,6 +25,11 @@ package enum ImageSniffer {
         return .notImage
     }
 
+    /// The format prefetchd handles that the first bytes name; nil for anything else.
+    package static func format(of prefix: some Collection<UInt8>) -> ImageFormat? {
+        handledFormat(Array(prefix.prefix(prefixLength)))
+    }
+
     private static func handledFormat(_ bytes: [UInt8]) -> ImageFormat? {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             return .jpeg

@@ -90,7 +90,7 @@ final class MergeTarget: Sendable {
             for record in failures {
                 var known = plannedFailures.withLock { $0[record.key] }
                 if known == nil { known = try snapshot?.failure(forKey: record.key)?.lastErrorAt }
-                guard known.map({ $0 < record.lastErrorAt }) ?? true else { continue }
+                guard record.supersedes(known) else { continue }
                 plannedFailures.withLock { $0[record.key] = record.lastErrorAt }
                 takenFailures += 1
             }

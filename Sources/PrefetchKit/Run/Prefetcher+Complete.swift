@@ -78,7 +78,7 @@ extension Prefetcher {
         }
         // The transform step, before anything is stored: a variant that fails leaves no entry.
         let variants: [(VariantSpec, VariantMaker.Made)]
-        let sourceFormat = info?.format ?? (set.options.variants.isEmpty ? nil : Self.sniffedFormat(response.head))
+        let sourceFormat = info?.format ?? (set.options.variants.isEmpty ? nil : ImageSniffer.format(of: response.head))
         do {
             variants = try makeVariants(set, fromFileAt: body.path, format: sourceFormat, kept: kept)
         } catch {

@@ -36,16 +36,10 @@ extension Prefetcher {
     }
 
     /// The format a cached original's variants are made from and named by: its check's, else (a
-    /// `validate: none` set's body, which no check read) what its first bytes say, as for a new body
-    /// (`sniffedFormat`), so that `format: same` keeps a JPEG a JPEG.
+    /// `validate: none` set's body, which no check read) what its first bytes say, as for a new body,
+    /// so that `format: same` keeps a JPEG a JPEG.
     static func sourceFormat(of entry: CacheEntry) -> ImageFormat? {
         entry.format ?? (try? DiskCache.sniffFormat(entry.path)) ?? nil
-    }
-
-    /// The format of a body no check read, from its first bytes; nil when they are no image's.
-    static func sniffedFormat(_ head: [UInt8]) -> ImageFormat? {
-        guard case .image(let format) = ImageSniffer.sniff(head) else { return nil }
-        return format
     }
 
     /// The variants of `set` that a cached original lacks: a set that gained a variant since the

@@ -24,6 +24,12 @@ package struct FailureRecord: Sendable, Equatable {
         self.nextRetryAt = nextRetryAt
         self.lastErrorAt = lastErrorAt
     }
+
+    /// Whether a merge takes this row over a ledger's own for its key, last failed at `known` (nil:
+    /// none): the later error wins.
+    func supersedes(_ known: Date?) -> Bool {
+        known.map { $0 < lastErrorAt } ?? true
+    }
 }
 
 /// The failure ledger, one row per cache key.

@@ -56,8 +56,7 @@ extension CacheIndex {
     package func mergeFailures(_ records: [FailureRecord]) throws(CacheError) -> Int {
         var taken = 0
         for record in records {
-            let known = try failure(forKey: record.key)
-            guard known.map({ $0.lastErrorAt < record.lastErrorAt }) ?? true else { continue }
+            guard record.supersedes(try failure(forKey: record.key)?.lastErrorAt) else { continue }
             try recordFailure(record)
             taken += 1
         }
